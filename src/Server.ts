@@ -1,0 +1,24 @@
+// The whole service as one layer: both APIs (each can be switched off), the extra catalog surfaces,
+// and the one HTTP server in front of them. This is the only place where features meet.
+
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { FastPaths, layerNodeServer } from "./http/NodeServer.js"
+import { ServerConfig } from "./ServerConfig.js"
+
+/** Routes of every enabled feature, registered on the one router. */
+const Routes = Layer.unwrapEffect(
+  Effect.map(ServerConfig, (_settings) => {
+    const routes: Array<Layer.Layer<never, unknown, HttpLayerRouter.HttpRouter | FastPaths>> = []
+    return Layer.mergeAll(Layer.empty, ...routes)
+  })
+)
+
+/** The HTTP server with every route; provides the address it listens on. */
+export const ServerLive = Layer.unwrapEffect(Effect.map(ServerConfig, layerNodeServer)).pipe(
+  Layer.provide(Routes),
+  Layer.provide([HttpLayerRouter.layer, FastPaths.layer, NodeHttpServer.layerContext]),
+  Layer.provide(ServerConfig.layer)
+)

@@ -1,0 +1,81 @@
+// Turns one HttpApi and its handler layers into a self-contained HttpApp whose every failure is
+// rendered as the error envelope. Each API gets its own router and middleware instances, so two
+// APIs can live in one process without their routes mixing.
+import type * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { causeResponse } from "./ErrorResponse.js"
+import { apiRoutes, makeRouteTable, type RouteTable } from "./RouteTable.js"
+
+export interface ApiApp {
+  readonly app: HttpApp.Default<never, HttpRouter.HttpRouter.DefaultServices>
+  readonly routes: RouteTable
+}
+
+/**
+ * A layer providing `tag` with the HttpApp of `api`, built from `handlers` (the layers of its
+ * groups and of its middleware). The envelope renderer is installed as the API's innermost
+ * middleware: it sees raw failures before the framework would encode them with its own shapes
+ * (decode errors, empty 404 and 500 bodies).
+ *
+ * The platform's router and middleware layers are memoised by reference, so two APIs built in one
+ * layer graph would share one router and serve each other's routes. Each API is therefore built
+ * with its own memo map; everything else it needs still comes from the surrounding context.
+ */
+export const layerApiApp = <
+  Self,
+  Id extends string,
+  Groups extends HttpApiGroup.HttpApiGroup.Any,
+  E,
+  R,
+  HE,
+  HR
+>(
+  tag: Context.Tag<Self, ApiApp>,
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  handlers: Layer.Layer<HttpApiGroup.HttpApiGroup.ToService<Id, Groups> | R, HE, HR>
+) => {
+  const routes = makeRouteTable(apiRoutes(api))
+  const renderErrors = Layer.effectDiscard(
+    Effect.flatMap(HttpApiBuilder.Middleware, (middleware) =>
+      middleware.add((app) => Effect.catchAllCause(app, (cause) => causeResponse(cause, routes)))
+    )
+  )
+  const appLayer = Layer.effect(
+    tag,
+    Effect.map(HttpApiBuilder.httpApp, (app) => ({ app, routes }))
+  ).pipe(
+    Layer.provide(renderErrors),
+    Layer.provide(HttpApiBuilder.api(api)),
+    Layer.provide(handlers),
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
+  )
+  return Layer.scoped(
+    tag,
+    Effect.gen(function* () {
+      const memoMap = yield* Layer.makeMemoMap
+      const context = yield* Layer.buildWithMemoMap(appLayer, memoMap, yield* Effect.scope)
+      return Context.get(context, tag)
+    })
+  )
+}
+
+/**
+ * Routes every method under `path` (a find-my-way pattern such as `/api/v1/*`) to the API's app.
+ * The platform services the app expects (file system, path, ETag generator) are taken from the
+ * context once, here, so the router itself needs nothing per request.
+ */
+export const mountApiApp = <Self>(tag: Context.Tag<Self, ApiApp>, path: `/${string}`) =>
+  HttpLayerRouter.use((router) =>
+    Effect.gen(function* () {
+      const { app } = yield* tag
+      const services = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices>()
+      yield* router.add("*", path, Effect.provide(app, services))
+    })
+  )

@@ -1,0 +1,122 @@
+// Renders any failure of a request (contract errors, routing misses, undecodable input, oversized
+// bodies, defects) as the one error envelope, so no empty or framework-shaped error body escapes.
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import {
+  type ApiError,
+  BadRequest,
+  type ErrorEnvelope,
+  internalErrorEnvelope,
+  isApiError,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  toEnvelope
+} from "./ApiError.js"
+import type { RouteTable } from "./RouteTable.js"
+
+const jsonHeaders = { "cache-control": "no-store" } as const
+
+const envelopeResponse = (envelope: ErrorEnvelope, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(envelope, {
+    status: envelope.status,
+    headers: { ...jsonHeaders, ...headers }
+  })
+
+/** The HTTP response for a contract error, with the headers its status calls for. */
+export const errorResponse = (error: ApiError): HttpServerResponse.HttpServerResponse => {
+  switch (error._tag) {
+    case "TooManyRequests":
+    case "ServiceUnavailable":
+      return envelopeResponse(toEnvelope(error), { "retry-after": String(error.retryAfterSeconds) })
+    case "MethodNotAllowed":
+      return envelopeResponse(toEnvelope(error), { allow: error.allow.join(", ") })
+    default:
+      return envelopeResponse(toEnvelope(error))
+  }
+}
+
+/** Turns schema issues into one readable sentence per field ("limit: Expected …"). */
+const describeIssues = (issues: HttpApiError.HttpApiDecodeError["issues"]): string =>
+  issues
+    .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
+    .join("; ")
+
+const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): BadRequest =>
+  new BadRequest({
+    message: error.issues.length > 0 ? describeIssues(error.issues) : "The request could not be decoded.",
+    data: {
+      issues: error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }))
+    }
+  })
+
+const isMaxBytesExceeded = (cause: unknown): boolean =>
+  cause instanceof Error && cause.message === "maxBytes exceeded"
+
+const fromRequestError = (error: HttpServerError.RequestError): ApiError =>
+  isMaxBytesExceeded(error.cause)
+    ? new PayloadTooLarge({})
+    : new BadRequest({
+        message:
+          error.reason === "Decode"
+            ? "The request body is not valid JSON."
+            : "The request body could not be read."
+      })
+
+const fromRouteNotFound = (request: HttpServerRequest.HttpServerRequest, routes: RouteTable): ApiError => {
+  const allow = routes.allowedMethods(request.url)
+  return allow.length > 0
+    ? new MethodNotAllowed({ message: `${request.method} is not allowed on this resource.`, allow })
+    : new NotFound({ message: `No route for ${request.method} ${pathOf(request.url)}.` })
+}
+
+const pathOf = (url: string): string => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}
+
+/** Maps a known failure value to a contract error, or none when it is unexpected. */
+export const toApiError = (failure: unknown, routes: RouteTable): Option.Option<ApiError> => {
+  if (isApiError(failure)) return Option.some(failure)
+  if (failure instanceof HttpApiError.HttpApiDecodeError) return Option.some(fromDecodeError(failure))
+  if (HttpServerError.isServerError(failure)) {
+    if (failure._tag === "RouteNotFound") return Option.some(fromRouteNotFound(failure.request, routes))
+    if (failure._tag === "RequestError") return Option.some(fromRequestError(failure))
+  }
+  return Option.none()
+}
+
+/**
+ * The response for a failed request. Contract errors render as themselves; a response used as a
+ * defect is passed through (the platform's way to short-circuit); anything else is a defect, logged
+ * with its cause and answered as a bare 500.
+ */
+export const causeResponse = (
+  cause: Cause.Cause<unknown>,
+  routes: RouteTable
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const known = toApiError(failure.value, routes)
+    if (Option.isSome(known)) return Effect.succeed(errorResponse(known.value))
+  }
+  for (const defect of Cause.defects(cause)) {
+    if (HttpServerResponse.isServerResponse(defect)) return Effect.succeed(defect)
+    // The platform reads request bodies with `orDie`, so unreadable bodies arrive as defects.
+    const known = toApiError(defect, routes)
+    if (Option.isSome(known)) return Effect.succeed(errorResponse(known.value))
+  }
+  if (Cause.isInterruptedOnly(cause)) {
+    // The client went away; nobody reads this answer, but the fiber still needs one.
+    return Effect.succeed(HttpServerResponse.empty({ status: 499 }))
+  }
+  return Effect.as(
+    Effect.logError("Unhandled failure while answering a request", cause),
+    envelopeResponse(internalErrorEnvelope)
+  )
+}

@@ -1,0 +1,130 @@
+// The process's one HTTP server: a plain `node:http` listener that first offers each request to the
+// registered fast paths (precomputed answers that need no Effect runtime) and hands everything else
+// to the Effect router. Listening and closing are tied to the layer's scope.
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { PayloadTooLarge, toEnvelope } from "./ApiError.js"
+import { causeResponse } from "./ErrorResponse.js"
+import { makeRouteTable } from "./RouteTable.js"
+
+/** Answers a request synchronously and returns true, or returns false to let the router answer. */
+export type FastHandler = (request: Http.IncomingMessage, response: Http.ServerResponse) => boolean
+
+/** Where features register their fast paths; they run in registration order. */
+export class FastPaths extends Context.Tag("FastPaths")<
+  FastPaths,
+  { readonly add: (handler: FastHandler) => void; readonly all: () => ReadonlyArray<FastHandler> }
+>() {
+  static readonly layer = Layer.sync(FastPaths, () => {
+    const handlers: Array<FastHandler> = []
+    return { add: (handler) => handlers.push(handler), all: () => handlers }
+  })
+
+  static readonly register = (handler: FastHandler) =>
+    Layer.effectDiscard(Effect.map(FastPaths, (paths) => paths.add(handler)))
+}
+
+/** The address the server actually listens on (the port is chosen by the system when 0 was asked). */
+export class ServerAddress extends Context.Tag("ServerAddress")<
+  ServerAddress,
+  { readonly host: string; readonly port: number; readonly url: string }
+>() {}
+
+export interface NodeServerOptions {
+  readonly host: string
+  readonly port: number
+  readonly tracing: boolean
+  readonly maxBodyBytes: number
+  readonly accessLog: boolean
+}
+
+const noRoutes = makeRouteTable([])
+
+/**
+ * Refuses a body whose declared length is over the limit before any of it is read: answering 413
+ * and discarding what the client still sends keeps the connection usable. (When the platform hits
+ * its own limit while reading, it destroys the socket, so the client would see a reset instead.)
+ * Beyond four times the limit the body is not worth reading: the connection is closed instead.
+ */
+export const refuseOversizedBody = (
+  request: Http.IncomingMessage,
+  response: Http.ServerResponse,
+  maxBytes: number
+): boolean => {
+  const declared = request.headers["content-length"]
+  if (declared === undefined || Number(declared) <= maxBytes) return false
+  const body = JSON.stringify(
+    toEnvelope(new PayloadTooLarge({ message: `The request body is larger than ${maxBytes} bytes.` }))
+  )
+  const tooLarge = Number(declared) > maxBytes * 4
+  response.writeHead(413, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+    ...(tooLarge ? { connection: "close" } : {})
+  })
+  response.end(body)
+  if (!tooLarge) request.resume()
+  return true
+}
+
+const logAccess = (request: Http.IncomingMessage, response: Http.ServerResponse, started: bigint) => {
+  response.once("finish", () => {
+    const url = request.url ?? "/"
+    const q = url.indexOf("?")
+    // The path only: query strings may carry values a log should not keep.
+    const path = q === -1 ? url : url.slice(0, q)
+    const ms = Number(process.hrtime.bigint() - started) / 1e6
+    process.stdout.write(`${request.method} ${path} ${response.statusCode} ${ms.toFixed(2)}ms\n`)
+  })
+}
+
+export const layerNodeServer = (options: NodeServerOptions) =>
+  Layer.scoped(
+    ServerAddress,
+    Effect.gen(function* () {
+      const router = yield* HttpLayerRouter.HttpRouter
+      const fastPaths = yield* FastPaths
+      const app = Effect.catchAllCause(router.asHttpEffect(), (cause) => causeResponse(cause, noRoutes))
+      const handleWithEffect = yield* NodeHttpServer.makeHandler(app).pipe(
+        HttpIncomingMessage.withMaxBodySize(Option.some(options.maxBodyBytes)),
+        Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => !options.tracing)
+      )
+      const fast = fastPaths.all()
+      const server = Http.createServer((request, response) => {
+        if (options.accessLog) logAccess(request, response, process.hrtime.bigint())
+        if (refuseOversizedBody(request, response, options.maxBodyBytes)) return
+        for (const handler of fast) {
+          if (handler(request, response)) return
+        }
+        handleWithEffect(request, response)
+      })
+      server.keepAliveTimeout = 65_000
+      yield* Effect.acquireRelease(
+        Effect.async<void, Error>((resume) => {
+          const onError = (error: Error) => resume(Effect.fail(error))
+          server.once("error", onError)
+          server.listen(options.port, options.host, () => {
+            server.off("error", onError)
+            resume(Effect.void)
+          })
+        }),
+        () =>
+          Effect.async<void>((resume) => {
+            server.close(() => resume(Effect.void))
+            server.closeIdleConnections()
+          })
+      )
+      const address = server.address() as AddressInfo
+      const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+      return { host: address.address, port: address.port, url: `http://${host}:${address.port}` }
+    })
+  )

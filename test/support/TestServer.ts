@@ -1,0 +1,43 @@
+// Starts the real service (the same layer as `npm start`) on an ephemeral port, configured by a map
+// instead of the process environment, and offers a small fetch helper bound to its address.
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { ServerAddress } from "../../src/http/NodeServer.js"
+import { ServerLive } from "../../src/Server.js"
+
+/** The service on 127.0.0.1 with a free port; `settings` are environment variables. */
+export const testServer = (settings: Record<string, string>) =>
+  ServerLive.pipe(
+    Layer.provide(
+      Layer.setConfigProvider(
+        ConfigProvider.fromMap(new Map(Object.entries({ HOST: "127.0.0.1", PORT: "0", ...settings })))
+      )
+    )
+  )
+
+export interface TestResponse {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
+  readonly json: unknown
+}
+
+const parse = (text: string): unknown => {
+  try {
+    return text === "" ? undefined : JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Sends one request to the test server and reads the whole answer. */
+export const request = (path: string, init?: RequestInit) =>
+  Effect.flatMap(ServerAddress, (address) =>
+    Effect.promise(async (): Promise<TestResponse> => {
+      const response = await fetch(`${address.url}${path}`, { redirect: "manual", ...init })
+      const text = await response.text()
+      return { status: response.status, headers: response.headers, text, json: parse(text) }
+    })
+  )

@@ -2,16 +2,26 @@
 // and the one HTTP server in front of them. This is the only place where features meet.
 
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { layerFoundation } from "./foundation/Foundation.js"
 import { FastPaths, layerNodeServer } from "./http/NodeServer.js"
 import { ServerConfig } from "./ServerConfig.js"
 
 /** Routes of every enabled feature, registered on the one router. */
 const Routes = Layer.unwrapEffect(
-  Effect.map(ServerConfig, (_settings) => {
-    const routes: Array<Layer.Layer<never, unknown, HttpLayerRouter.HttpRouter | FastPaths>> = []
+  Effect.map(ServerConfig, (settings) => {
+    const routes: Array<
+      Layer.Layer<
+        never,
+        unknown,
+        HttpLayerRouter.HttpRouter | FastPaths | HttpRouter.HttpRouter.DefaultServices
+      >
+    > = []
+    // Foundation: /api/v1 (its database, services and outbox worker come with it).
+    if (settings.foundationEnabled) routes.push(layerFoundation(settings.port))
     return Layer.mergeAll(Layer.empty, ...routes)
   })
 )

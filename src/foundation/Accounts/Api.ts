@@ -1,0 +1,103 @@
+// The endpoints of accounts (extensions §1) and of the profile (base contract §4): groups `auth`,
+// `security` and `profile`, whose names prefix the operationIds.
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
+import {
+  Conflict,
+  errorDoc,
+  Forbidden,
+  NotFound,
+  TooManyRequests,
+  Unauthorized
+} from "../../http/ApiError.js"
+import { Email, Id, Success, Timestamp } from "../Domain/Common.js"
+import { Password, PersonName, Theme, UserProfile } from "../Domain/User.js"
+import { SessionAuth } from "../Security/Authentication.js"
+
+export const SignUpRequest = Schema.Struct({ email: Email, password: Password, name: PersonName })
+
+/** Sign-in checks only the shape: rules of new passwords say nothing about old ones. */
+export const SignInRequest = Schema.Struct({
+  email: Email,
+  password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
+})
+
+export const SignedInResponse = Schema.Struct({ user: UserProfile })
+
+export const VerifyEmailRequest = Schema.Struct({
+  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+})
+
+export const SessionItem = Schema.Struct({
+  id: Id,
+  createdAt: Timestamp,
+  lastSeenAt: Timestamp,
+  expiresAt: Timestamp,
+  userAgent: Schema.NullOr(Schema.String),
+  current: Schema.Boolean
+})
+
+export const SessionList = Schema.Struct({ items: Schema.Array(SessionItem), nextCursor: Schema.Null })
+
+export const ChangePasswordRequest = Schema.Struct({
+  currentPassword: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024)),
+  newPassword: Password
+})
+
+export const UpdateProfileRequest = Schema.Struct({
+  name: PersonName,
+  preferredName: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)),
+  theme: Theme
+})
+
+export const ChangeEmailRequest = Schema.Struct({ email: Email })
+
+export const AuthApi = HttpApiGroup.make("auth")
+  .add(
+    HttpApiEndpoint.post("signUp", "/auth/sign-up")
+      .setPayload(SignUpRequest)
+      .addSuccess(SignedInResponse)
+      .addError(errorDoc(Conflict))
+      .addError(errorDoc(Forbidden))
+      .addError(errorDoc(TooManyRequests))
+  )
+  .add(
+    HttpApiEndpoint.post("signIn", "/auth/sign-in")
+      .setPayload(SignInRequest)
+      .addSuccess(SignedInResponse)
+      .addError(errorDoc(Unauthorized))
+      .addError(errorDoc(Forbidden))
+      .addError(errorDoc(TooManyRequests))
+  )
+  .add(HttpApiEndpoint.post("signOut", "/auth/sign-out").addSuccess(Success).middleware(SessionAuth))
+  .add(
+    HttpApiEndpoint.post("verifyEmail", "/auth/verify-email")
+      .setPayload(VerifyEmailRequest)
+      .addSuccess(Success)
+      .addError(errorDoc(Conflict))
+      .addError(errorDoc(Forbidden))
+  )
+
+export const SecurityApi = HttpApiGroup.make("security")
+  .add(HttpApiEndpoint.get("sessions", "/security/sessions").addSuccess(SessionList))
+  .add(
+    HttpApiEndpoint.del("revokeSession", "/security/sessions/:sessionId")
+      .setPath(Schema.Struct({ sessionId: Id }))
+      .addSuccess(Success)
+      .addError(errorDoc(NotFound))
+  )
+  .add(
+    HttpApiEndpoint.post("changePassword", "/security/password")
+      .setPayload(ChangePasswordRequest)
+      .addSuccess(Success)
+  )
+  .middleware(SessionAuth)
+
+export const ProfileApi = HttpApiGroup.make("profile")
+  .add(HttpApiEndpoint.get("get", "/profile").addSuccess(UserProfile))
+  .add(HttpApiEndpoint.patch("update", "/profile").setPayload(UpdateProfileRequest).addSuccess(UserProfile))
+  .add(
+    HttpApiEndpoint.post("changeEmail", "/profile/email").setPayload(ChangeEmailRequest).addSuccess(Success)
+  )
+  .middleware(SessionAuth)

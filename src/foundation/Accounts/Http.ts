@@ -1,0 +1,114 @@
+// Handlers of the `auth`, `security` and `profile` groups.
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { NotFound } from "../../http/ApiError.js"
+import { orUnavailable } from "../Database/Unavailable.js"
+import { Success } from "../Domain/Common.js"
+import { FoundationApi } from "../FoundationApi.js"
+import { clientInfo, rejectForeignOrigin } from "../Security/ClientInfo.js"
+import { CurrentSession } from "../Security/Principal.js"
+import { clearedSessionCookie, sessionCookie } from "../Security/SessionCookie.js"
+import { Accounts } from "./Accounts.js"
+import { Sessions } from "./Sessions.js"
+
+const setCookie = (value: string) =>
+  HttpApp.appendPreResponseHandler((_, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", value))
+  )
+
+export const AuthHttp = HttpApiBuilder.group(FoundationApi, "auth", (handlers) =>
+  Effect.gen(function* () {
+    const accounts = yield* Accounts
+    const sessions = yield* Sessions
+    return handlers
+      .handle("signUp", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* rejectForeignOrigin
+          const signedIn = yield* accounts.signUp(payload, yield* clientInfo)
+          yield* setCookie(sessionCookie(signedIn.sessionToken, sessions.ttl))
+          return { user: signedIn.user }
+        }).pipe(orUnavailable)
+      )
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* rejectForeignOrigin
+          const signedIn = yield* accounts.signIn(payload, yield* clientInfo)
+          yield* setCookie(sessionCookie(signedIn.sessionToken, sessions.ttl))
+          return { user: signedIn.user }
+        }).pipe(orUnavailable)
+      )
+      .handle("signOut", () =>
+        Effect.gen(function* () {
+          yield* accounts.signOut(yield* CurrentSession)
+          yield* setCookie(clearedSessionCookie)
+          return Success.value
+        }).pipe(orUnavailable)
+      )
+      .handle("verifyEmail", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* rejectForeignOrigin
+          yield* accounts.verifyEmail(payload.token)
+          return Success.value
+        }).pipe(orUnavailable)
+      )
+  })
+)
+
+export const SecurityHttp = HttpApiBuilder.group(FoundationApi, "security", (handlers) =>
+  Effect.gen(function* () {
+    const accounts = yield* Accounts
+    const sessions = yield* Sessions
+    return handlers
+      .handle("sessions", () =>
+        Effect.gen(function* () {
+          const session = yield* CurrentSession
+          const listed = yield* sessions.list(session.userId)
+          return {
+            items: listed.map((item) => ({ ...item, current: item.id === session.sessionId })),
+            nextCursor: null
+          }
+        }).pipe(orUnavailable)
+      )
+      .handle("revokeSession", ({ path }) =>
+        Effect.gen(function* () {
+          const session = yield* CurrentSession
+          if (!(yield* sessions.revoke(session.userId, path.sessionId))) {
+            return yield* new NotFound({ message: "The session was not found." })
+          }
+          return Success.value
+        }).pipe(orUnavailable)
+      )
+      .handle("changePassword", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* accounts.changePassword(yield* CurrentSession, payload.currentPassword, payload.newPassword)
+          return Success.value
+        }).pipe(orUnavailable)
+      )
+  })
+)
+
+export const ProfileHttp = HttpApiBuilder.group(FoundationApi, "profile", (handlers) =>
+  Effect.gen(function* () {
+    const accounts = yield* Accounts
+    return handlers
+      .handle("get", () =>
+        Effect.flatMap(CurrentSession, (session) => accounts.profile(session.userId)).pipe(orUnavailable)
+      )
+      .handle("update", ({ payload }) =>
+        Effect.flatMap(CurrentSession, (session) => accounts.updateProfile(session, payload)).pipe(
+          orUnavailable
+        )
+      )
+      .handle("changeEmail", ({ payload }) =>
+        Effect.flatMap(CurrentSession, (session) => accounts.requestEmailChange(session, payload.email)).pipe(
+          Effect.as(Success.value),
+          orUnavailable
+        )
+      )
+  })
+)
+
+export const AccountsHttp = Layer.mergeAll(AuthHttp, SecurityHttp, ProfileHttp)

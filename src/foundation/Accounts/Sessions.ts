@@ -1,0 +1,114 @@
+// Human sessions: opaque random tokens (256 bits) of which only a hash is stored, a sliding expiry,
+// listing and revocation. The token itself exists only in the cookie and in the sign-in answer.
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { FoundationConfig } from "../FoundationConfig.js"
+import type { SessionPrincipal } from "../Security/Principal.js"
+import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
+
+export interface SessionListing {
+  readonly id: string
+  readonly createdAt: Date
+  readonly lastSeenAt: Date
+  readonly expiresAt: Date
+  readonly userAgent: string | null
+}
+
+export interface AuthenticatedSession {
+  readonly principal: SessionPrincipal
+  /** True when this request moved the expiry forward, so the cookie should be sent again. */
+  readonly renewed: boolean
+}
+
+interface SessionRow {
+  readonly id: string
+  readonly userId: string
+  readonly activeOrganizationId: string | null
+  readonly stale: boolean
+}
+
+/** Activity is recorded at most once a minute per session, so reads stay reads. */
+const RENEW_AFTER_SECONDS = 60
+
+export class Sessions extends Effect.Service<Sessions>()("Sessions", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const { sessionTtl } = yield* FoundationConfig
+    const ttlSeconds = Math.floor(Duration.toSeconds(sessionTtl))
+
+    /** Starts a session; returns the token to put in the cookie. */
+    const create = (userId: string, userAgent: string | null, activeOrganizationId: string | null = null) =>
+      Effect.gen(function* () {
+        const token = randomSecret(32)
+        const id = newId("ses")
+        yield* sql`
+          INSERT INTO sessions (id, token_hash, user_id, active_organization_id, user_agent, expires_at)
+          VALUES (${id}, ${hashSecret(token)}, ${userId}, ${activeOrganizationId}, ${userAgent},
+            now() + make_interval(secs => ${ttlSeconds}::int))`
+        return { id, token }
+      })
+
+    /**
+     * The live session holding `token`, if any. The active organization is reported only while the
+     * user is still a member of it.
+     */
+    const authenticate = (token: string): Effect.Effect<Option.Option<AuthenticatedSession>, SqlError> =>
+      Effect.gen(function* () {
+        const [row] = yield* sql<SessionRow>`
+          SELECT s.id, s.user_id,
+            (SELECT m.organization_id FROM members m
+              WHERE m.organization_id = s.active_organization_id AND m.user_id = s.user_id) AS active_organization_id,
+            s.last_seen_at < now() - make_interval(secs => ${RENEW_AFTER_SECONDS}::int) AS stale
+          FROM sessions s
+          WHERE s.token_hash = ${hashSecret(token)} AND s.revoked_at IS NULL AND s.expires_at > now()`
+        if (row === undefined) return Option.none()
+        if (row.stale) {
+          yield* sql`
+            UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(secs => ${ttlSeconds}::int)
+            WHERE id = ${row.id}`
+        }
+        return Option.some({
+          principal: {
+            kind: "session",
+            sessionId: row.id,
+            userId: row.userId,
+            activeOrganizationId: row.activeOrganizationId
+          },
+          renewed: row.stale
+        })
+      })
+
+    /** The user's live sessions, newest first. */
+    const list = (userId: string) =>
+      sql<SessionListing>`
+        SELECT id, created_at, last_seen_at, expires_at, user_agent FROM sessions
+        WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > now()
+        ORDER BY created_at DESC, id DESC`
+
+    /** Revokes one of the user's live sessions; false when it has none by that id. */
+    const revoke = (userId: string, sessionId: string) =>
+      Effect.map(
+        sql`
+          UPDATE sessions SET revoked_at = now()
+          WHERE id = ${sessionId} AND user_id = ${userId} AND revoked_at IS NULL AND expires_at > now()
+          RETURNING id`,
+        (rows) => rows.length > 0
+      )
+
+    /** Revokes every live session of the user but `keepSessionId`. */
+    const revokeOthers = (userId: string, keepSessionId: string) =>
+      sql`
+        UPDATE sessions SET revoked_at = now()
+        WHERE user_id = ${userId} AND id <> ${keepSessionId} AND revoked_at IS NULL`.pipe(Effect.asVoid)
+
+    const setActiveOrganization = (sessionId: string, organizationId: string | null) =>
+      sql`UPDATE sessions SET active_organization_id = ${organizationId} WHERE id = ${sessionId}`.pipe(
+        Effect.asVoid
+      )
+
+    return { create, authenticate, list, revoke, revokeOthers, setActiveOrganization, ttl: sessionTtl }
+  })
+}) {}

@@ -1,0 +1,113 @@
+// The foundation's SQL client: a pool to the PostgreSQL of DATABASE_URL, or one connection to the
+// embedded PGlite. The layer connects (retrying briefly, since a database often starts alongside the
+// service), brings the schema up to date, and provides `SqlClient` and `PgClient`.
+
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
+import * as Str from "effect/String"
+import * as Pg from "pg"
+import { FoundationConfig, type FoundationSettings } from "../FoundationConfig.js"
+import { embeddedPostgres } from "./EmbeddedPostgres.js"
+import { runMigrations } from "./Migrations.js"
+
+const INT8_OID = 20
+
+/**
+ * Counters (`bigint` columns: versions, outbox ids) come back as numbers: they stay far below 2^53,
+ * and the contract types them as integers.
+ */
+const types: Pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : Pg.types.getTypeParser(oid, format)) as Pg.CustomTypesConfig["getTypeParser"]
+}
+
+const poolOptions = (settings: FoundationSettings): Effect.Effect<Pg.PoolConfig, never, Scope.Scope> =>
+  Option.match(settings.databaseUrl, {
+    onSome: (url) =>
+      Effect.succeed({
+        connectionString: Redacted.value(url),
+        max: settings.databasePoolSize,
+        idleTimeoutMillis: 30_000,
+        connectionTimeoutMillis: Duration.toMillis(settings.databaseConnectTimeout),
+        statement_timeout: Duration.toMillis(settings.databaseStatementTimeout),
+        application_name: "foundation",
+        types
+      }),
+    onNone: () =>
+      Effect.map(embeddedPostgres(settings.dataDir).pipe(Effect.orDie), ({ host, port }) => ({
+        host,
+        port,
+        user: "postgres",
+        database: "postgres",
+        // PGlite is one session: one connection, kept open (reconnecting could race the socket
+        // server's one-connection limit while it is still releasing the previous one).
+        max: 1,
+        idleTimeoutMillis: 0,
+        connectionTimeoutMillis: Duration.toMillis(settings.databaseConnectTimeout),
+        application_name: "foundation",
+        types
+      }))
+  })
+
+const openPool = (options: Pg.PoolConfig) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const pool = new Pg.Pool(options)
+        // An idle connection dropped by the server must not crash the process; the pool replaces it.
+        pool.on("error", () => {})
+        try {
+          await pool.query("SELECT 1")
+          return pool
+        } catch (cause) {
+          await pool.end().catch(() => {})
+          throw cause
+        }
+      },
+      catch: (cause) => new SqlError({ cause, message: "Cannot connect to the database" })
+    }).pipe(
+      Effect.retry({ schedule: Schedule.exponential("200 millis"), times: 6 }),
+      Effect.tapError((error) => Effect.logError(`${error.message}: ${describeCause(error.cause)}`))
+    ),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption("2 seconds"))
+  )
+
+const describeCause = (cause: unknown): string =>
+  cause instanceof Error ? cause.message : Str.isString(cause) ? cause : "unknown error"
+
+/** The client, connected; without migrations (the bench baseline and migration tests use it too). */
+export const layerClient: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError, FoundationConfig> =
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const settings = yield* FoundationConfig
+      const options = yield* poolOptions(settings)
+      const client = yield* PgClient.fromPool({
+        acquire: openPool(options),
+        applicationName: "foundation",
+        transformResultNames: Str.snakeToCamel,
+        transformQueryNames: Str.camelToSnake
+      })
+      return Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+    })
+  ).pipe(Layer.provide(Reactivity.layer))
+
+/** The client with the schema brought up to date before anything uses it. */
+export const layerDatabase = Layer.effectDiscard(
+  Effect.flatMap(runMigrations, (ran) =>
+    ran.length === 0
+      ? Effect.void
+      : Effect.logInfo(`Database migrated: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+  ).pipe(Effect.orDie)
+).pipe(Layer.provideMerge(layerClient))

@@ -1,0 +1,168 @@
+// The schema, as an ordered record of migrations run by PgMigrator at start-up. Several instances
+// may start at once: an advisory lock taken in one transaction around the whole run serialises them
+// (PgMigrator's own table lock does not cover creating its table, where two first starts collide).
+
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as PgMigrator from "@effect/sql-pg/PgMigrator"
+import * as Effect from "effect/Effect"
+
+const initialSchema = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE users (
+      id text PRIMARY KEY,
+      email text NOT NULL,
+      name text NOT NULL,
+      email_verified boolean NOT NULL DEFAULT false,
+      preferred_name text,
+      theme text NOT NULL DEFAULT 'system' CHECK (theme IN ('system', 'light', 'dark')),
+      onboarding_completed boolean NOT NULL DEFAULT false,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`
+  // Emails are unique whatever their case.
+  yield* sql`CREATE UNIQUE INDEX users_email_key ON users (lower(email))`
+  yield* sql`
+    CREATE TABLE password_credentials (
+      user_id text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+      password_hash text NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`
+  yield* sql`
+    CREATE TABLE organizations (
+      id text PRIMARY KEY,
+      name text NOT NULL,
+      slug text NOT NULL,
+      company_name text,
+      website text,
+      phone text,
+      address text,
+      version bigint NOT NULL DEFAULT 1,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`
+  yield* sql`CREATE UNIQUE INDEX organizations_slug_key ON organizations (slug)`
+  yield* sql`
+    CREATE TABLE members (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+      user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      role text NOT NULL CHECK (role IN ('owner', 'admin', 'member')),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      CONSTRAINT members_one_per_user UNIQUE (organization_id, user_id)
+    )`
+  yield* sql`CREATE INDEX members_user_idx ON members (user_id)`
+  yield* sql`CREATE INDEX members_page_idx ON members (organization_id, created_at, id)`
+  yield* sql`
+    CREATE TABLE invitations (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+      email text NOT NULL,
+      role text NOT NULL CHECK (role IN ('owner', 'admin', 'member')),
+      status text NOT NULL DEFAULT 'pending'
+        CHECK (status IN ('pending', 'accepted', 'rejected', 'revoked', 'expired')),
+      invited_by text REFERENCES users (id) ON DELETE SET NULL,
+      expires_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`
+  // At most one pending invitation per email and organization (extensions §4).
+  yield* sql`
+    CREATE UNIQUE INDEX invitations_one_pending ON invitations (organization_id, lower(email))
+    WHERE status = 'pending'`
+  yield* sql`CREATE INDEX invitations_page_idx ON invitations (organization_id, created_at, id)`
+  yield* sql`CREATE INDEX invitations_email_idx ON invitations (lower(email))`
+  yield* sql`
+    CREATE TABLE sessions (
+      id text PRIMARY KEY,
+      token_hash text NOT NULL,
+      user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      active_organization_id text REFERENCES organizations (id) ON DELETE SET NULL,
+      user_agent text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      last_seen_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      revoked_at timestamptz
+    )`
+  yield* sql`CREATE UNIQUE INDEX sessions_token_hash_key ON sessions (token_hash)`
+  yield* sql`CREATE INDEX sessions_user_idx ON sessions (user_id, created_at, id)`
+  yield* sql`
+    CREATE TABLE api_tokens (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+      name text NOT NULL,
+      scopes text[] NOT NULL,
+      prefix text NOT NULL,
+      token_hash text NOT NULL,
+      created_by text REFERENCES users (id) ON DELETE SET NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      last_used_at timestamptz,
+      revoked_at timestamptz
+    )`
+  yield* sql`CREATE UNIQUE INDEX api_tokens_token_hash_key ON api_tokens (token_hash)`
+  yield* sql`CREATE INDEX api_tokens_page_idx ON api_tokens (organization_id, created_at, id)`
+  yield* sql`
+    CREATE TABLE email_verifications (
+      id text PRIMARY KEY,
+      user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      email text NOT NULL,
+      purpose text NOT NULL CHECK (purpose IN ('verify-email', 'change-email')),
+      token_hash text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      used_at timestamptz
+    )`
+  yield* sql`CREATE UNIQUE INDEX email_verifications_token_hash_key ON email_verifications (token_hash)`
+  yield* sql`CREATE INDEX email_verifications_user_idx ON email_verifications (user_id)`
+  // The link (which holds a one-time email token) is erased once the message is delivered.
+  yield* sql`
+    CREATE TABLE outbox (
+      id bigserial PRIMARY KEY,
+      kind text NOT NULL,
+      recipient text NOT NULL,
+      link text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      available_at timestamptz NOT NULL DEFAULT now(),
+      attempts integer NOT NULL DEFAULT 0,
+      delivered_at timestamptz,
+      last_error text
+    )`
+  yield* sql`CREATE INDEX outbox_pending_idx ON outbox (available_at, id) WHERE delivered_at IS NULL`
+  yield* sql`
+    CREATE TABLE rate_limit_counters (
+      key text PRIMARY KEY,
+      window_start timestamptz NOT NULL,
+      count integer NOT NULL
+    )`
+  yield* sql`CREATE INDEX rate_limit_counters_window_idx ON rate_limit_counters (window_start)`
+})
+
+/** Every migration, by `<id>_<name>`; append new ones, never edit a released one. */
+export const migrations = {
+  "1_initial_schema": initialSchema
+}
+
+const migrationsTable = "effect_sql_migrations"
+/** An arbitrary constant naming the advisory lock of schema migrations. */
+const migrationLockKey = 4_190_427_311
+
+/** Brings the schema up to date; returns the migrations it ran (none when already current). */
+export const runMigrations = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    Effect.gen(function* () {
+      yield* sql`SELECT pg_advisory_xact_lock(${migrationLockKey})`
+      // The same shape PgMigrator would create, created here under the lock.
+      yield* sql`
+        CREATE TABLE IF NOT EXISTS ${sql(migrationsTable)} (
+          migration_id integer PRIMARY KEY,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          name text NOT NULL
+        )`.withoutTransform
+      return yield* PgMigrator.run({ loader: Migrator.fromRecord(migrations), table: migrationsTable })
+    })
+  )
+}).pipe(Effect.provide(NodeContext.layer))

@@ -1,0 +1,52 @@
+// Field types shared by the foundation's resources and requests, with the contract's bounds.
+import * as Schema from "effect/Schema"
+
+/** Every identifier of the contract: a string of 1 to 160 characters. */
+export const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(160))
+
+/** A pragmatic email check (one `@`, a dot in the domain, no spaces); the contract caps it at 254. */
+export const Email = Schema.String.pipe(
+  Schema.maxLength(254),
+  Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
+).annotations({ jsonSchema: { format: "email" }, description: "An email address (at most 254 characters)" })
+
+/** A point in time, sent as an ISO 8601 string. */
+export const Timestamp = Schema.Date.annotations({ jsonSchema: { type: "string", format: "date-time" } })
+
+export const Role = Schema.Literal("owner", "admin", "member")
+export type Role = typeof Role.Type
+
+export const Scope = Schema.Literal("organizations:read", "organizations:write")
+export type Scope = typeof Scope.Type
+
+export class Success extends Schema.Class<Success>("Success")({ success: Schema.Literal(true) }) {
+  static readonly value = new Success({ success: true })
+}
+
+/** `{ items, nextCursor }`: both keys always present; `nextCursor` is null on the last page. */
+export const Page = <Item extends Schema.Schema.Any>(item: Item) =>
+  Schema.Struct({ items: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) })
+
+/** `?cursor=&limit=`: both optional, and an empty value means "not given" (contract §4). */
+export const PageQuery = Schema.Struct({
+  cursor: Schema.optional(Schema.Union(Schema.Literal(""), Id)),
+  limit: Schema.optional(
+    Schema.Union(
+      Schema.Literal(""),
+      Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)).annotations({
+        jsonSchema: { type: "integer", minimum: 1, maximum: 100, default: 50 }
+      })
+    )
+  )
+})
+export type PageQuery = typeof PageQuery.Type
+
+export interface PageRequest {
+  readonly cursor: string | undefined
+  readonly limit: number
+}
+
+export const pageRequest = (query: PageQuery): PageRequest => ({
+  cursor: query.cursor === undefined || query.cursor === "" ? undefined : query.cursor,
+  limit: query.limit === undefined || query.limit === "" ? 50 : query.limit
+})

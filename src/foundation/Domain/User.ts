@@ -1,0 +1,21 @@
+// The user profile of the base contract (§2): all seven fields are always present.
+import * as Schema from "effect/Schema"
+import { Email, Id } from "./Common.js"
+
+export const Theme = Schema.Literal("system", "light", "dark")
+export type Theme = typeof Theme.Type
+
+export class UserProfile extends Schema.Class<UserProfile>("UserProfile")({
+  id: Id,
+  name: Schema.String,
+  email: Email,
+  emailVerified: Schema.Boolean,
+  preferredName: Schema.NullOr(Schema.String),
+  theme: Theme,
+  onboardingCompleted: Schema.Boolean
+}) {}
+
+/** A person's display name: 1 to 120 characters. */
+export const PersonName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+
+export const Password = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(128))

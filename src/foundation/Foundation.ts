@@ -1,0 +1,63 @@
+// The foundation as one layer for the server: its HttpApi mounted at /api/v1, the services behind
+// it, the outbox worker, and the database (migrated before the first request).
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
+import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
+import { Accounts } from "./Accounts/Accounts.js"
+import { AccountsHttp } from "./Accounts/Http.js"
+import { Sessions } from "./Accounts/Sessions.js"
+import { UserRepo } from "./Accounts/UserRepo.js"
+import { layerDatabase } from "./Database/Database.js"
+import { FoundationApi } from "./FoundationApi.js"
+import { FoundationConfig } from "./FoundationConfig.js"
+import { ContextHttp, OrganizationsHttp } from "./Organizations/Http.js"
+import { OrganizationAccess } from "./Organizations/OrganizationAccess.js"
+import { OrganizationRepo } from "./Organizations/OrganizationRepo.js"
+import { Organizations } from "./Organizations/Organizations.js"
+import { MailTransport } from "./Outbox/MailTransport.js"
+import { Outbox, OutboxWorker } from "./Outbox/Outbox.js"
+import { Authenticator, CredentialAuthLive, SessionAuthLive } from "./Security/AuthenticationLive.js"
+import { Passwords } from "./Security/Passwords.js"
+import { RateLimiter } from "./Security/RateLimiter.js"
+import { ApiTokens } from "./Tokens/ApiTokens.js"
+import { TokensHttp } from "./Tokens/Http.js"
+
+export class FoundationApp extends Context.Tag("FoundationApp")<FoundationApp, ApiApp>() {}
+
+/** Every service of the foundation, each built once and shared by handlers and the worker. */
+export const FoundationServices = Layer.mergeAll(
+  Accounts.Default,
+  Organizations.Default,
+  OrganizationAccess.Default,
+  Authenticator.Default
+).pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      Sessions.Default,
+      ApiTokens.Default,
+      RateLimiter.Default,
+      Outbox.Default,
+      Passwords.Default,
+      UserRepo.Default,
+      OrganizationRepo.Default
+    )
+  )
+)
+
+const Handlers = Layer.mergeAll(AccountsHttp, OrganizationsHttp, ContextHttp, TokensHttp).pipe(
+  Layer.provideMerge(Layer.mergeAll(CredentialAuthLive, SessionAuthLive))
+)
+
+/** The foundation's routes; `port` is the HTTP port, for the default public origin. */
+export const layerFoundation = (port: number) =>
+  Layer.mergeAll(
+    mountApiApp(FoundationApp, "/api/v1/*").pipe(
+      Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers))
+    ),
+    OutboxWorker
+  ).pipe(
+    Layer.provide(FoundationServices),
+    Layer.provide(MailTransport.log),
+    Layer.provide(layerDatabase),
+    Layer.provide(FoundationConfig.layer(port))
+  )

@@ -1,0 +1,81 @@
+// Settings of the foundation service, read from the environment once at start-up.
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Layer from "effect/Layer"
+import type * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+
+export interface FoundationSettings {
+  /** A real PostgreSQL when set; otherwise the embedded PGlite in `dataDir`. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted>
+  readonly dataDir: string
+  /** Pool size for a real PostgreSQL (the embedded one always uses one connection). */
+  readonly databasePoolSize: number
+  readonly databaseConnectTimeout: Duration.Duration
+  /** Server-side `statement_timeout`: a query running longer is cancelled and answered 503. */
+  readonly databaseStatementTimeout: Duration.Duration
+  /** The origin browsers use to reach the service: session writes must carry it; links use it. */
+  readonly publicOrigin: string
+  readonly sessionTtl: Duration.Duration
+  readonly emailTokenTtl: Duration.Duration
+  readonly invitationTtl: Duration.Duration
+  /** Requests a minute allowed to one credential (session or token). */
+  readonly credentialRateLimit: number
+  /** Sign-in and sign-up attempts a minute allowed per client address and email. */
+  readonly authRateLimit: number
+  /** How often the outbox worker looks for messages written by other instances. */
+  readonly outboxPollInterval: Duration.Duration
+}
+
+const positive = (name: string, fallback: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.validate({
+      message: `${name} must be an integer between 1 and ${max}`,
+      validation: (n) => n >= 1 && n <= max
+    }),
+    Config.withDefault(fallback)
+  )
+
+const origin = (name: string) =>
+  Config.string(name).pipe(
+    Config.validate({
+      message: `${name} must be an origin such as https://example.com (scheme, host, optional port, no path)`,
+      validation: (value) => {
+        try {
+          const url = new URL(value)
+          return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value
+        } catch {
+          return false
+        }
+      }
+    })
+  )
+
+/** Reads the settings; `port` is the HTTP port, used for the default public origin. */
+export const foundationSettingsConfig = (port: number): Config.Config<FoundationSettings> =>
+  Config.all({
+    databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+    dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./data")),
+    databasePoolSize: positive("DATABASE_POOL_SIZE", 10, 1000),
+    databaseConnectTimeout: positive("DATABASE_CONNECT_TIMEOUT_MS", 2000, 600_000).pipe(
+      Config.map(Duration.millis)
+    ),
+    databaseStatementTimeout: positive("DATABASE_STATEMENT_TIMEOUT_MS", 5000, 3_600_000).pipe(
+      Config.map(Duration.millis)
+    ),
+    publicOrigin: origin("PUBLIC_ORIGIN").pipe(Config.withDefault(`http://127.0.0.1:${port}`)),
+    sessionTtl: positive("SESSION_TTL_DAYS", 30, 3650).pipe(Config.map(Duration.days)),
+    emailTokenTtl: positive("EMAIL_TOKEN_TTL_HOURS", 48, 24 * 365).pipe(Config.map(Duration.hours)),
+    invitationTtl: positive("INVITATION_TTL_DAYS", 7, 365).pipe(Config.map(Duration.days)),
+    credentialRateLimit: positive("CREDENTIAL_RATE_LIMIT", 600, 1_000_000),
+    authRateLimit: positive("AUTH_RATE_LIMIT", 10, 1_000_000),
+    outboxPollInterval: positive("OUTBOX_POLL_MS", 1000, 3_600_000).pipe(Config.map(Duration.millis))
+  })
+
+export class FoundationConfig extends Context.Tag("FoundationConfig")<
+  FoundationConfig,
+  FoundationSettings
+>() {
+  static readonly layer = (port: number) => Layer.effect(FoundationConfig, foundationSettingsConfig(port))
+}

@@ -1,0 +1,58 @@
+// Who may act on an organization (extensions §3), in one place. A session whose user is not a
+// member gets 404, as for an organization that does not exist; a bearer token used on another
+// organization gets 403, and so does one lacking the scope an operation needs.
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { Forbidden, NotFound } from "../../http/ApiError.js"
+import type { Role, Scope } from "../Domain/Common.js"
+import type { Principal, SessionPrincipal } from "../Security/Principal.js"
+import { OrganizationRepo } from "./OrganizationRepo.js"
+
+export const organizationNotFound = () => new NotFound({ message: "The organization was not found." })
+
+export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("OrganizationAccess", {
+  effect: Effect.gen(function* () {
+    const organizations = yield* OrganizationRepo
+
+    /** The session user's role in the organization; 404 when not a member. */
+    const memberRole = (
+      session: SessionPrincipal,
+      organizationId: string
+    ): Effect.Effect<Role, NotFound | SqlError> =>
+      Effect.flatMap(organizations.roleOf(session.userId, organizationId), (role) =>
+        Option.match(role, { onNone: () => Effect.fail(organizationNotFound()), onSome: Effect.succeed })
+      )
+
+    /** The session user's role, which must be one of `allowed` (403 otherwise; 404 when not a member). */
+    const requireRole = (
+      session: SessionPrincipal,
+      organizationId: string,
+      allowed: ReadonlyArray<Role>
+    ): Effect.Effect<Role, NotFound | Forbidden | SqlError> =>
+      Effect.flatMap(memberRole(session, organizationId), (role) =>
+        allowed.includes(role) ? Effect.succeed(role) : Effect.fail(new Forbidden({}))
+      )
+
+    /**
+     * For operations open to bearer tokens and sessions: a token must be bound to this organization
+     * and hold `scope`; a session user must be a member with one of `roles`.
+     */
+    const authorize = (
+      principal: Principal,
+      organizationId: string,
+      scope: Scope,
+      roles: ReadonlyArray<Role>
+    ): Effect.Effect<void, NotFound | Forbidden | SqlError> => {
+      if (principal.kind === "session") return Effect.asVoid(requireRole(principal, organizationId, roles))
+      if (principal.organizationId !== organizationId) {
+        return Effect.fail(new Forbidden({ message: "This token is bound to another organization." }))
+      }
+      return principal.scopes.includes(scope)
+        ? Effect.void
+        : Effect.fail(new Forbidden({ message: `This token lacks the ${scope} scope.` }))
+    }
+
+    return { memberRole, requireRole, authorize }
+  })
+}) {}

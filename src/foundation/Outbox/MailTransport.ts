@@ -1,0 +1,25 @@
+// Where outbox messages go. The default transport writes each message to the log as one line with
+// its recipient and link, so a person running the service locally can follow the links. This is the
+// only place a (one-time, email) token is logged, by design of the contract.
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+
+export interface OutboxMessage {
+  readonly id: number
+  readonly kind: string
+  readonly recipient: string
+  readonly link: string | null
+}
+
+export class MailTransport extends Context.Tag("MailTransport")<
+  MailTransport,
+  { readonly deliver: (message: OutboxMessage) => Effect.Effect<void, Error> }
+>() {
+  static readonly log = Layer.succeed(MailTransport, {
+    deliver: (message) =>
+      Effect.logInfo(
+        `Outbox ${message.kind} #${message.id} to ${message.recipient}${message.link === null ? "" : `: ${message.link}`}`
+      )
+  })
+}

@@ -1,0 +1,34 @@
+// The two authentication middlewares of the foundation API, as declared on endpoints and groups.
+// `CredentialAuth` accepts a bearer token or a session; `SessionAuth` only a session (a valid bearer
+// token there is 403: the caller is known but may not act with it). Their implementation is in
+// `AuthenticationLive.ts`; the rule for mixed credentials is written there.
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as Schema from "effect/Schema"
+import {
+  errorDoc,
+  Forbidden,
+  ServiceUnavailable,
+  TooManyRequests,
+  Unauthorized
+} from "../../http/ApiError.js"
+import { CurrentPrincipal, CurrentSession } from "./Principal.js"
+
+const AuthenticationFailure = Schema.Union(
+  errorDoc(Unauthorized),
+  errorDoc(Forbidden),
+  errorDoc(TooManyRequests),
+  errorDoc(ServiceUnavailable)
+)
+
+export class CredentialAuth extends HttpApiMiddleware.Tag<CredentialAuth>()("CredentialAuth", {
+  provides: CurrentPrincipal,
+  failure: AuthenticationFailure
+}) {}
+
+export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
+  provides: CurrentSession,
+  failure: AuthenticationFailure
+}) {}
+
+/** The session cookie's name (extensions §1). */
+export const SESSION_COOKIE = "__Secure-service.session_token"

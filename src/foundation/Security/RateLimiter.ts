@@ -1,0 +1,53 @@
+// Fixed-window request counters kept in PostgreSQL, so that every instance of the service counts
+// against the same limits. One upsert per check; old windows are swept in the background.
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import { TooManyRequests } from "../../http/ApiError.js"
+
+interface CounterRow {
+  readonly count: number
+  readonly secondsLeft: number
+}
+
+export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
+  scoped: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /**
+     * Counts one event under `key` and fails with 429 once more than `limit` happened in the
+     * current window of `windowSeconds` (windows are aligned on the clock of the database, which
+     * all instances share).
+     */
+    const consume = (
+      key: string,
+      limit: number,
+      windowSeconds = 60
+    ): Effect.Effect<void, TooManyRequests | SqlError> =>
+      Effect.flatMap(
+        sql<CounterRow>`
+          INSERT INTO rate_limit_counters AS c (key, window_start, count)
+          VALUES (${key}, to_timestamp(floor(extract(epoch FROM now()) / ${windowSeconds}::int) * ${windowSeconds}::int), 1)
+          ON CONFLICT (key) DO UPDATE SET
+            count = CASE WHEN c.window_start = EXCLUDED.window_start THEN c.count + 1 ELSE 1 END,
+            window_start = EXCLUDED.window_start
+          RETURNING count,
+            extract(epoch FROM (window_start + make_interval(secs => ${windowSeconds}::int) - now()))::float8
+              AS seconds_left`,
+        ([row]) =>
+          row === undefined || row.count <= limit
+            ? Effect.void
+            : Effect.fail(new TooManyRequests({ retryAfterSeconds: Math.max(1, Math.ceil(row.secondsLeft)) }))
+      )
+
+    // Windows older than an hour can no longer limit anything.
+    yield* sql`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '1 hour'`.pipe(
+      Effect.catchAll((error) => Effect.logDebug("Rate-limit sweep skipped", error)),
+      Effect.repeat(Schedule.spaced("10 minutes")),
+      Effect.forkScoped
+    )
+
+    return { consume }
+  })
+}) {}

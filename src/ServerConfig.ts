@@ -19,7 +19,11 @@ export interface ServerSettings {
 
 export const serverSettingsConfig: Config.Config<ServerSettings> = Config.all({
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  port: Config.port("PORT").pipe(Config.withDefault(8080)),
+  // Config.port refuses 0, which tests use to get a free port.
+  port: Config.integer("PORT").pipe(
+    Config.validate({ message: "PORT must be between 0 and 65535", validation: (n) => n >= 0 && n <= 65535 }),
+    Config.withDefault(8080)
+  ),
   catalogEnabled: Config.boolean("CATALOG_ENABLED").pipe(Config.withDefault(true)),
   foundationEnabled: Config.boolean("FOUNDATION_ENABLED").pipe(Config.withDefault(true)),
   tracing: Config.boolean("HTTP_TRACING").pipe(Config.withDefault(false)),

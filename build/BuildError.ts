@@ -1,0 +1,16 @@
+// The one failure of the build: which file, and where in it, is wrong and why.
+import * as Data from "effect/Data"
+
+export class BuildError extends Data.TaggedError("BuildError")<{
+  readonly file: string
+  readonly line?: number | undefined
+  /** The feed item concerned (its title), when there is one. */
+  readonly item?: string | undefined
+  readonly reason: string
+}> {
+  override get message(): string {
+    const where = this.line === undefined ? this.file : `${this.file}:${this.line}`
+    const item = this.item === undefined ? "" : ` (item "${this.item}")`
+    return `${where}${item}: ${this.reason}`
+  }
+}

@@ -1,0 +1,93 @@
+// `npm run build:catalog -- [--feed content/feed.xml] [--docs content/docs] [--out dist/catalog]
+// [--base-url http://127.0.0.1:8080] [--if-stale]`: compiles the catalog snapshot. With --if-stale
+// (what `npm start` uses) it builds only when the snapshot is missing or older than its sources.
+import { existsSync, readdirSync, statSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { parseArgs } from "node:util"
+import * as Effect from "effect/Effect"
+import { buildCatalog } from "./BuildCatalog.js"
+
+const { values } = parseArgs({
+  options: {
+    feed: { type: "string", default: "content/feed.xml" },
+    docs: { type: "string" },
+    out: { type: "string" },
+    "base-url": { type: "string" },
+    "if-stale": { type: "boolean", default: false },
+    quiet: { type: "boolean", default: false }
+  },
+  strict: true
+})
+
+const out = values.out ?? process.env.CATALOG_DIR ?? "dist/catalog"
+const docs =
+  values.docs ??
+  (existsSync("content/docs") && values.feed === "content/feed.xml" ? "content/docs" : undefined)
+const baseUrl = values["base-url"] ?? process.env.CATALOG_PUBLIC_URL ?? "http://127.0.0.1:8080"
+const epochText = process.env.SOURCE_DATE_EPOCH
+const sourceDateEpoch = epochText === undefined || epochText === "" ? undefined : Number(epochText)
+if (sourceDateEpoch !== undefined && !Number.isInteger(sourceDateEpoch)) {
+  console.error(`SOURCE_DATE_EPOCH must be whole seconds since 1970, got "${epochText}"`)
+  process.exit(2)
+}
+
+/** The newest modification time of a file or of anything under a folder. */
+const newestChange = (path: string): number => {
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return readdirSync(path).reduce(
+    (newest, name) => Math.max(newest, newestChange(join(path, name))),
+    stat.mtimeMs
+  )
+}
+
+const isFresh = (): boolean => {
+  const manifest = join(out, "manifest.json")
+  if (!existsSync(manifest)) return false
+  return statSync(manifest).mtimeMs >= newestChange(dirname(resolve(values.feed)))
+}
+
+if (values["if-stale"] && process.env.CATALOG_ENABLED === "false") {
+  process.exit(0)
+}
+if (values["if-stale"] && process.env.CATALOG_DIR !== undefined && values.out === undefined) {
+  // An explicitly configured snapshot is served as it is; only the default one is built from content/.
+  process.exit(0)
+}
+if (values["if-stale"] && isFresh()) {
+  if (!values.quiet) console.error(`catalog: ${out} is up to date`)
+  process.exit(0)
+}
+
+const progress = (message: string) => {
+  if (!values.quiet) console.error(`catalog: ${message}`)
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+
+const program = buildCatalog({ feed: values.feed, docs, out, baseUrl, sourceDateEpoch, progress }).pipe(
+  Effect.match({
+    onFailure: (error) => {
+      console.error(`catalog build failed: ${error.message}`)
+      process.exitCode = 1
+    },
+    onSuccess: (summary) => {
+      const lines = [
+        `catalog: built ${summary.out} (snapshot ${summary.snapshotId.slice(0, 16)})`,
+        `  episodes     ${summary.episodes}`,
+        `  transcripts  ${summary.transcripts} (${summary.paragraphs} paragraphs, ${summary.words} words)`,
+        `  docs         ${summary.docs}`,
+        `  written      ${summary.files} files, ${megabytes(summary.bytes)} (search index ${megabytes(summary.indexBytes)} uncompressed)`,
+        `  time         ${(summary.milliseconds / 1000).toFixed(1)} s`
+      ]
+      if (summary.remoteChaptersSkipped > 0) {
+        lines.push(
+          `  note         ${summary.remoteChaptersSkipped} remote chapter files were not fetched (the build works offline)`
+        )
+      }
+      console.error(lines.join("\n"))
+    }
+  })
+)
+
+Effect.runPromise(program)

@@ -1,0 +1,124 @@
+// The one definition of how catalog text is tokenised and indexed. The build step creates and
+// exports the FlexSearch indexes with these options and the server imports them with the very same
+// options (FlexSearch requires it), and relevance scoring uses the same tokeniser, so a term that
+// the index matched is a term the ranking sees.
+import { Document } from "flexsearch"
+import type { Episode } from "./domain/Episode.js"
+
+const combiningMarks = /\p{M}+/gu
+const separators = /[^\p{L}\p{N}]+/u
+
+/**
+ * Folds one word to its search form: lowercase, no diacritics, then Harman's "S" stemmer, a weak
+ * English plural rule (`keepers` → `keeper`, `stories` → `story`, `houses` → `house`) chosen because
+ * it never merges unrelated words; it does not relate irregular pairs such as `lens` and `lenses`.
+ */
+export const foldWord = (word: string): string => {
+  const w = word.normalize("NFKD").replace(combiningMarks, "").toLowerCase()
+  if (w.length <= 3) return w
+  if (w.endsWith("ies") && !w.endsWith("eies") && !w.endsWith("aies")) return `${w.slice(0, -3)}y`
+  if (w.endsWith("es") && !w.endsWith("aes") && !w.endsWith("ees") && !w.endsWith("oes"))
+    return w.slice(0, -1)
+  if (w.endsWith("s") && !w.endsWith("us") && !w.endsWith("ss")) return w.slice(0, -1)
+  return w
+}
+
+/** The search terms of a text: folded words of two or more letters or digits, in order. */
+export const tokenize = (text: string): Array<string> => {
+  const terms: Array<string> = []
+  for (const word of text.split(separators)) {
+    if (word.length >= 2) terms.push(foldWord(word))
+  }
+  return terms
+}
+
+/** A word of `text` with its position, for highlighting: `[start, end)` in UTF-16 code units. */
+export interface WordSpan {
+  readonly term: string
+  readonly start: number
+  readonly end: number
+}
+
+const wordPattern = /[\p{L}\p{N}]+/gu
+
+export const wordSpans = (text: string): Array<WordSpan> => {
+  const spans: Array<WordSpan> = []
+  for (const match of text.matchAll(wordPattern)) {
+    if (match[0].length >= 2) {
+      spans.push({ term: foldWord(match[0]), start: match.index, end: match.index + match[0].length })
+    }
+  }
+  return spans
+}
+
+/** Episode fields that are searched, with the weight a match in each carries in `relevance`. */
+export const episodeFieldWeights = {
+  title: 4,
+  people: 3,
+  subtitle: 2,
+  description: 1.5,
+  showNotes: 1
+} as const
+
+export type EpisodeField = keyof typeof episodeFieldWeights
+export const episodeFields = Object.keys(episodeFieldWeights) as ReadonlyArray<EpisodeField>
+
+/** The text of each searched field of an episode, as the episode index stores it. */
+export const episodeSearchFields = (episode: Episode): { readonly [F in EpisodeField]: string } => ({
+  title: episode.title,
+  people: episode.people.map((person) => person.name).join(", "),
+  subtitle: episode.subtitle,
+  description: episode.description,
+  showNotes: episode.showNotes
+})
+
+/** What the episode index stores per episode: its numeric id and one string per searched field. */
+export type EpisodeIndexDocument = { readonly id: number } & { readonly [F in EpisodeField]: string }
+
+/** What the transcript index stores per paragraph. */
+export type ParagraphIndexDocument = {
+  readonly id: number
+  readonly text: string
+}
+
+/** What the documentation index stores per page. */
+export type DocIndexDocument = {
+  readonly id: number
+  readonly title: string
+  readonly text: string
+}
+
+const encode = tokenize
+
+/** Episodes are few: prefix matching ("forward") lets partial words find titles and names. */
+export const makeEpisodeIndex = () =>
+  new Document<EpisodeIndexDocument>({
+    document: {
+      id: "id",
+      index: episodeFields.map((field) => ({ field, tokenize: "forward" as const, encode, resolution: 9 }))
+    },
+    cache: false
+  })
+
+/** Paragraphs are many (hundreds of thousands in a large catalog): whole words only. */
+export const makeParagraphIndex = () =>
+  new Document<ParagraphIndexDocument>({
+    document: { id: "id", index: [{ field: "text", tokenize: "strict" as const, encode, resolution: 5 }] },
+    cache: false
+  })
+
+export const makeDocIndex = () =>
+  new Document<DocIndexDocument>({
+    document: {
+      id: "id",
+      index: [
+        { field: "title", tokenize: "forward" as const, encode, resolution: 9 },
+        { field: "text", tokenize: "forward" as const, encode, resolution: 9 }
+      ]
+    },
+    cache: false
+  })
+
+export type EpisodeIndex = ReturnType<typeof makeEpisodeIndex>
+export type ParagraphIndex = ReturnType<typeof makeParagraphIndex>
+export type DocIndex = ReturnType<typeof makeDocIndex>

@@ -1,0 +1,56 @@
+// The snapshot manifest: the one small file that names every other file of a snapshot. Served as
+// is by `GET /v1/snapshot` (catalog-extensions §6) and read by the Catalog layer at start-up.
+import * as Schema from "effect/Schema"
+
+const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/))
+/** A path relative to the snapshot root, e.g. `episodes/12.3fa41c0d9e2b7a55.json`. */
+const SnapshotPath = Schema.String.pipe(Schema.pattern(/^[a-z]+(\/[A-Za-z0-9._-]+)+$/))
+
+export class SnapshotFile extends Schema.Class<SnapshotFile>("SnapshotFile")({
+  sha256: Sha256,
+  bytes: Schema.Int.pipe(Schema.nonNegative())
+}) {}
+
+export class SnapshotCounts extends Schema.Class<SnapshotCounts>("SnapshotCounts")({
+  episodes: Schema.Int,
+  transcripts: Schema.Int,
+  paragraphs: Schema.Int,
+  words: Schema.Int,
+  docs: Schema.Int
+}) {}
+
+export class SnapshotCollections extends Schema.Class<SnapshotCollections>("SnapshotCollections")({
+  /** Every episode, newest first: `{ data: Episode[], schemaVersion }`. */
+  episodes: SnapshotPath,
+  /** How paragraph ids of the transcript index map to transcripts, and the statistics ranking uses. */
+  searchData: SnapshotPath,
+  /** The documentation pages: `{ data: DocPage[], schemaVersion }`. */
+  docs: SnapshotPath
+}) {}
+
+export class SnapshotIndexes extends Schema.Class<SnapshotIndexes>("SnapshotIndexes")({
+  /** Exported FlexSearch chunks, by index name, as `[key, path]` pairs in export order. */
+  episodes: Schema.Array(Schema.Tuple(Schema.String, SnapshotPath)),
+  paragraphs: Schema.Array(Schema.Tuple(Schema.String, SnapshotPath)),
+  docs: Schema.Array(Schema.Tuple(Schema.String, SnapshotPath))
+}) {}
+
+export class SnapshotManifest extends Schema.Class<SnapshotManifest>("SnapshotManifest")({
+  /** Hash of the snapshot's content: equal ids mean equal snapshots. */
+  id: Sha256,
+  builtAt: Schema.String.pipe(Schema.annotations({ format: "date-time" })),
+  schemaVersion: Schema.Literal("1"),
+  /** The public URL the snapshot's absolute links were built for. */
+  baseUrl: Schema.String,
+  /** Episode detail files by slug. */
+  episodes: Schema.Record({ key: Schema.String, value: SnapshotPath }),
+  /** Transcript detail files by slug (only episodes that have one). */
+  transcripts: Schema.Record({ key: Schema.String, value: SnapshotPath }),
+  /** Every file of the prebuilt search indexes. */
+  index: Schema.Array(SnapshotPath),
+  indexes: SnapshotIndexes,
+  collections: SnapshotCollections,
+  counts: SnapshotCounts,
+  /** Every file of the snapshot but the manifest, with its hash; each JSON file also has `.gz` and `.br` copies. */
+  files: Schema.Record({ key: Schema.String, value: SnapshotFile })
+}) {}

@@ -1,0 +1,66 @@
+// The databases the foundation tests run against: the embedded PGlite always, and the PostgreSQL
+// of TEST_DATABASE_URL when it is set (each test file gets its own fresh database there).
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as Effect from "effect/Effect"
+import * as Pg from "pg"
+
+export const postgresUrl = process.env.TEST_DATABASE_URL
+export const hasPostgres = postgresUrl !== undefined && postgresUrl !== ""
+
+/** A connection URL to the same server as TEST_DATABASE_URL, naming another database. */
+export const withDatabase = (url: string, database: string): string => {
+  const parsed = new URL(url)
+  parsed.pathname = `/${database}`
+  return parsed.toString()
+}
+
+/** Runs `f` with a plain client on `url` (test set-up and inspection only). */
+export const withClient = <A>(url: string, f: (client: Pg.Client) => Promise<A>): Effect.Effect<A> =>
+  Effect.promise(async () => {
+    const client = new Pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      return await f(client)
+    } finally {
+      await client.end()
+    }
+  })
+
+/** A new empty database on the test server, dropped when the scope closes. */
+export const freshPostgresDatabase = Effect.acquireRelease(
+  Effect.gen(function* () {
+    if (postgresUrl === undefined) return yield* Effect.dieMessage("TEST_DATABASE_URL is not set")
+    const name = `foundation_test_${randomBytes(6).toString("hex")}`
+    yield* withClient(postgresUrl, (client) => client.query(`CREATE DATABASE ${name}`))
+    return { name, url: withDatabase(postgresUrl, name) }
+  }),
+  ({ name }) =>
+    postgresUrl === undefined
+      ? Effect.void
+      : withClient(postgresUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+)
+
+/** A new empty folder for an embedded database, removed when the scope closes. */
+export const freshDataDir = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(join(tmpdir(), "foundation-test-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+)
+
+export interface Backend {
+  readonly name: string
+  readonly skip: boolean
+  /** Environment variables selecting a fresh database of this kind, valid for the scope. */
+  readonly database: Effect.Effect<Record<string, string>, never, import("effect/Scope").Scope>
+}
+
+export const backends: ReadonlyArray<Backend> = [
+  { name: "PGlite", skip: false, database: Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })) },
+  {
+    name: "PostgreSQL",
+    skip: !hasPostgres,
+    database: Effect.map(freshPostgresDatabase, ({ url }) => ({ DATABASE_URL: url }))
+  }
+]

@@ -1,0 +1,129 @@
+// Starts the real service with the foundation only, on a fresh database, with its log captured, and
+// offers the calls tests make again and again (sign up, call with a session or a token).
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import type * as Scope from "effect/Scope"
+import { request, type TestResponse, testServer } from "../../support/TestServer.js"
+
+export const PUBLIC_ORIGIN = "http://foundation.test"
+export const COOKIE = "__Secure-service.session_token"
+
+/** Every log line of the service, as text (the outbox transport writes its messages there). */
+export const logLines: Array<string> = []
+
+const capturingLogger = Logger.make(({ message }) => {
+  const parts = Array.isArray(message) ? message : [message]
+  logLines.push(parts.map((part) => (typeof part === "string" ? part : JSON.stringify(part))).join(" "))
+})
+
+/** The service with the foundation only, on the database chosen by `database`, with `env` on top. */
+export const foundationServer = (
+  database: Effect.Effect<Record<string, string>, never, Scope.Scope>,
+  env: Record<string, string> = {}
+) =>
+  Layer.unwrapScoped(
+    Effect.map(database, (databaseEnv) =>
+      testServer({
+        CATALOG_ENABLED: "false",
+        PUBLIC_ORIGIN,
+        OUTBOX_POLL_MS: "50",
+        ...databaseEnv,
+        ...env
+      })
+    )
+  ).pipe(Layer.provide(Logger.replace(Logger.defaultLogger, capturingLogger)))
+
+export interface CallOptions {
+  readonly method?: string
+  readonly body?: unknown
+  readonly session?: string
+  readonly bearer?: string
+  /** Defaults to the public origin for session writes; `null` sends none. */
+  readonly origin?: string | null
+  readonly headers?: Record<string, string>
+}
+
+/** One JSON request to /api/v1`path`. */
+export const call = (path: string, options: CallOptions = {}) => {
+  const method = options.method ?? (options.body === undefined ? "GET" : "POST")
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.body !== undefined) headers["content-type"] = "application/json"
+  if (options.session !== undefined) headers.cookie = `${COOKIE}=${options.session}`
+  if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`
+  const origin = options.origin === undefined ? (method === "GET" ? null : PUBLIC_ORIGIN) : options.origin
+  if (origin !== null) headers.origin = origin
+  return request(`/api/v1${path}`, {
+    method,
+    headers,
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
+  })
+}
+
+/** The session token set by a sign-up or sign-in answer. */
+export const sessionFrom = (response: TestResponse): string => {
+  const cookie = response.headers.get("set-cookie") ?? ""
+  const match = new RegExp(`^${COOKIE.replace(".", "\\.")}=([^;]*)`).exec(cookie)
+  if (match?.[1] === undefined || match[1] === "")
+    throw new Error(`No session cookie in ${response.status} answer`)
+  return match[1]
+}
+
+let counter = 0
+/** An email address no other test uses. */
+export const uniqueEmail = (label = "user") =>
+  `${label}.${process.pid}.${Date.now()}.${counter++}@example.com`
+
+export interface Account {
+  readonly email: string
+  readonly password: string
+  readonly session: string
+  readonly userId: string
+}
+
+/** Signs a new account up and returns its session. */
+export const signUp = (label = "user", password = "correct horse battery") =>
+  Effect.gen(function* () {
+    const email = uniqueEmail(label)
+    const response = yield* call("/auth/sign-up", { body: { email, password, name: label } })
+    if (response.status !== 200) throw new Error(`sign-up answered ${response.status}: ${response.text}`)
+    const { user } = response.json as { user: { id: string } }
+    return { email, password, session: sessionFrom(response), userId: user.id } satisfies Account
+  })
+
+/** Creates an organization owned by the account (and makes it the session's active one). */
+export const createOrganization = (account: Account, name = "Acme") =>
+  Effect.gen(function* () {
+    const response = yield* call("/organizations", { session: account.session, body: { name } })
+    if (response.status !== 200)
+      throw new Error(`organizations.create answered ${response.status}: ${response.text}`)
+    return response.json as { id: string; name: string; slug: string }
+  })
+
+/** Creates an API token for the organization with the given scopes. */
+export const createToken = (
+  account: Account,
+  organizationId: string,
+  scopes: ReadonlyArray<string> = ["organizations:read"]
+) =>
+  Effect.gen(function* () {
+    const response = yield* call(`/organizations/${organizationId}/tokens`, {
+      session: account.session,
+      body: { name: "ci", scopes, expiresInDays: 30 }
+    })
+    if (response.status !== 200)
+      throw new Error(`tokens.create answered ${response.status}: ${response.text}`)
+    return response.json as { id: string; token: string }
+  })
+
+/** Waits (briefly) for the outbox to log a message to `recipient`, and returns the token of its link. */
+export const linkTokenFor = (recipient: string) =>
+  Effect.gen(function* () {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const line = logLines.find((text) => text.includes(` to ${recipient}: `))
+      const token = line === undefined ? undefined : /\/verify-email\?token=([^\s"]+)/.exec(line)?.[1]
+      if (token !== undefined) return decodeURIComponent(token)
+      yield* Effect.sleep("50 millis")
+    }
+    throw new Error(`No outbox message to ${recipient}`)
+  })

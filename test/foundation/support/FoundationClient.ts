@@ -1,10 +1,12 @@
 // Starts the real service with the foundation only, on a fresh database, with its log captured, and
 // offers the calls tests make again and again (sign up, call with a session or a token).
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import { request, type TestResponse, testServer } from "../../support/TestServer.js"
+import { freshPostgresDatabase, withClient } from "./Backends.js"
 
 export const PUBLIC_ORIGIN = "http://foundation.test"
 export const COOKIE = "__Secure-service.session_token"
@@ -33,6 +35,29 @@ export const foundationServer = (
       })
     )
   ).pipe(Layer.provide(Logger.replace(Logger.defaultLogger, capturingLogger)))
+
+/** The URL of the PostgreSQL database a server started by `postgresFoundationServer` uses. */
+export class TestDatabaseUrl extends Context.Tag("TestDatabaseUrl")<TestDatabaseUrl, string>() {}
+
+/** The service on a fresh PostgreSQL database, with that database's URL for direct inspection. */
+export const postgresFoundationServer = (env: Record<string, string> = {}) =>
+  Layer.unwrapScoped(
+    Effect.map(freshPostgresDatabase, ({ url }) =>
+      Layer.merge(
+        foundationServer(Effect.succeed({ DATABASE_URL: url }), env),
+        Layer.succeed(TestDatabaseUrl, url)
+      )
+    )
+  )
+
+/** Runs SQL on the test database directly (to age a row, or to look at what is stored). */
+export const sqlQuery = (text: string, values: ReadonlyArray<unknown> = []) =>
+  Effect.flatMap(TestDatabaseUrl, (url) =>
+    withClient(
+      url,
+      async (client) => (await client.query(text, [...values])).rows as Array<Record<string, unknown>>
+    )
+  )
 
 export interface CallOptions {
   readonly method?: string

@@ -31,12 +31,14 @@ if (sourceDateEpoch !== undefined && !Number.isInteger(sourceDateEpoch)) {
   process.exit(2)
 }
 
-/** The newest modification time of a file or of anything under a folder. */
-const newestChange = (path: string): number => {
+/** The newest modification time of a file or of anything under a folder, the snapshot itself excepted. */
+const newestChange = (path: string, skip: string): number => {
+  const absolute = resolve(path)
+  if (absolute === skip || absolute.startsWith(`${skip}/`)) return 0
   const stat = statSync(path)
   if (!stat.isDirectory()) return stat.mtimeMs
   return readdirSync(path).reduce(
-    (newest, name) => Math.max(newest, newestChange(join(path, name))),
+    (newest, name) => Math.max(newest, newestChange(join(path, name), skip)),
     stat.mtimeMs
   )
 }
@@ -44,7 +46,7 @@ const newestChange = (path: string): number => {
 const isFresh = (): boolean => {
   const manifest = join(out, "manifest.json")
   if (!existsSync(manifest)) return false
-  return statSync(manifest).mtimeMs >= newestChange(dirname(resolve(values.feed)))
+  return statSync(manifest).mtimeMs >= newestChange(dirname(resolve(values.feed)), resolve(out))
 }
 
 if (values["if-stale"] && process.env.CATALOG_ENABLED === "false") {

@@ -38,8 +38,9 @@ export const parseWebVtt = (source: string): Either.Either<ParsedTranscript, Tra
     while (i < lines.length && (lines[i] ?? "").trim() !== "") block.push(lines[i++] ?? "")
     const first = block[0] ?? ""
     if (/^(NOTE|STYLE|REGION)(\s|$)/.test(first)) continue
-    // A cue may start with an identifier line before its timing line.
-    const timingIndex = timingLine.test(first) ? 0 : 1
+    // A cue may start with an identifier line (which cannot contain "-->") before its timing line.
+    const second = block[1] ?? ""
+    const timingIndex = first.includes("-->") || (!second.includes("-->") && /^\d/.test(first)) ? 0 : 1
     const timing = timingLine.exec(block[timingIndex] ?? "")
     const line = blockStart + timingIndex + 1
     if (!timing) {

@@ -1,0 +1,141 @@
+// Rate limits (extensions §7): sign-in and sign-up attempts per client address and email, and
+// requests per credential, with 429 and Retry-After; counters live in the database, so several
+// instances share them.
+import { describe, expect, layer } from "@effect/vitest"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { ServerAddress } from "../../src/http/NodeServer.js"
+import { backends, hasPostgres } from "./support/Backends.js"
+import {
+  call,
+  foundationServer,
+  postgresFoundationServer,
+  signUp,
+  TestDatabaseUrl,
+  uniqueEmail
+} from "./support/FoundationClient.js"
+
+/** Counters use one-minute windows aligned on the clock: start a burst well inside one. */
+const awayFromWindowEdge = Effect.promise(async () => {
+  const intoMinute = Date.now() % 60_000
+  if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute))
+})
+
+const expectTooManyRequests = (response: { status: number; headers: Headers; json: unknown }) => {
+  expect(response.status).toBe(429)
+  expect(response.json).toEqual({
+    defined: true,
+    code: "TOO_MANY_REQUESTS",
+    status: 429,
+    message: "Wait before trying again."
+  })
+  const retryAfter = Number(response.headers.get("retry-after"))
+  expect(Number.isInteger(retryAfter)).toBe(true)
+  expect(retryAfter).toBeGreaterThanOrEqual(1)
+  expect(retryAfter).toBeLessThanOrEqual(60)
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skip)(`rate limits on ${backend.name}`, () => {
+    layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "20" }), {
+      timeout: 120_000,
+      excludeTestServices: true
+    })((it) => {
+      it.effect("the 11th attempt in a minute for one address and email is 429 with Retry-After", () =>
+        Effect.gen(function* () {
+          yield* awayFromWindowEdge
+          // The sign-up is the first attempt: sign-up and sign-in share one counter.
+          const account = yield* signUp("limited")
+          for (let attempt = 2; attempt <= 10; attempt++) {
+            const response = yield* call("/auth/sign-in", {
+              body: { email: account.email, password: "wrong password" }
+            })
+            expect(response.status, `attempt ${attempt}`).toBe(401)
+          }
+          // Even the right password is refused now: the limit counts attempts, not failures.
+          const limited = yield* call("/auth/sign-in", {
+            body: { email: account.email, password: account.password }
+          })
+          expectTooManyRequests(limited)
+          // Another email from the same address is counted apart.
+          const other = yield* call("/auth/sign-in", {
+            body: { email: uniqueEmail(), password: "whatever pass" }
+          })
+          expect(other.status).toBe(401)
+        })
+      )
+
+      it.effect("sign-up attempts are limited the same way", () =>
+        Effect.gen(function* () {
+          const email = uniqueEmail("signup-limit")
+          yield* awayFromWindowEdge
+          const first = yield* call("/auth/sign-up", {
+            body: { email, password: "long enough password", name: "A" }
+          })
+          expect(first.status).toBe(200)
+          for (let attempt = 2; attempt <= 10; attempt++) {
+            const response = yield* call("/auth/sign-up", {
+              body: { email, password: "long enough password", name: "A" }
+            })
+            expect(response.status).toBe(409)
+          }
+          expectTooManyRequests(
+            yield* call("/auth/sign-up", { body: { email, password: "long enough password", name: "A" } })
+          )
+        })
+      )
+
+      it.effect("a credential is limited to its configured requests a minute; others are not affected", () =>
+        Effect.gen(function* () {
+          const busy = yield* signUp("busy")
+          const calm = yield* signUp("calm")
+          yield* awayFromWindowEdge
+          for (let i = 1; i <= 20; i++) {
+            expect((yield* call("/credential-context", { session: busy.session })).status).toBe(200)
+          }
+          expectTooManyRequests(yield* call("/credential-context", { session: busy.session }))
+          expect((yield* call("/credential-context", { session: calm.session })).status).toBe(200)
+        })
+      )
+    })
+  })
+}
+
+class SecondInstance extends Context.Tag("SecondInstance")<
+  SecondInstance,
+  Context.Context<ServerAddress>
+>() {}
+
+describe.skipIf(!hasPostgres)("rate limits across instances", () => {
+  const twoInstances = Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const url = yield* TestDatabaseUrl
+      const second = yield* Layer.build(
+        foundationServer(Effect.succeed({ DATABASE_URL: url }), { CREDENTIAL_RATE_LIMIT: "10" })
+      )
+      return Layer.succeed(SecondInstance, second)
+    })
+  ).pipe(Layer.provideMerge(postgresFoundationServer({ CREDENTIAL_RATE_LIMIT: "10" })))
+
+  layer(twoInstances, { timeout: 120_000, excludeTestServices: true })((it) => {
+    it.effect("two instances on one database share the counters", () =>
+      Effect.gen(function* () {
+        const second = yield* SecondInstance
+        const account = yield* signUp("shared")
+        yield* awayFromWindowEdge
+        for (let i = 1; i <= 10; i++) {
+          const response =
+            i % 2 === 0
+              ? yield* call("/credential-context", { session: account.session }).pipe(Effect.provide(second))
+              : yield* call("/credential-context", { session: account.session })
+          expect(response.status, `request ${i}`).toBe(200)
+        }
+        expectTooManyRequests(
+          yield* call("/credential-context", { session: account.session }).pipe(Effect.provide(second))
+        )
+        expectTooManyRequests(yield* call("/credential-context", { session: account.session }))
+      })
+    )
+  })
+})

@@ -1,0 +1,184 @@
+// The database layer: migrations that are harmless when run again or by several instances at once,
+// data that survives a restart of the embedded database, and 503 while PostgreSQL is down or too
+// slow, with recovery and no restart of the service.
+import * as SqlClient from "@effect/sql/SqlClient"
+import { describe, expect, it, layer } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { layerClient } from "../../src/foundation/Database/Database.js"
+import { migrations, runMigrations } from "../../src/foundation/Database/Migrations.js"
+import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
+import { freshDataDir, freshPostgresDatabase, hasPostgres, withClient } from "./support/Backends.js"
+import { call, foundationServer, sessionFrom, signUp } from "./support/FoundationClient.js"
+import { pgCtl, postgresCluster } from "./support/PostgresCluster.js"
+
+/** A database client (no server) configured by `env`. */
+const client = (env: Record<string, string>) =>
+  layerClient.pipe(
+    Layer.provide(FoundationConfig.layer(0)),
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  )
+
+const migrationCount = Object.keys(migrations).length
+
+const tablesOf = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(
+    sql<{ tableName: string }>`
+      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
+    (rows) => rows.map((row) => row.tableName)
+  )
+)
+
+const expectedTables = [
+  "api_tokens",
+  "effect_sql_migrations",
+  "email_verifications",
+  "invitations",
+  "members",
+  "organizations",
+  "outbox",
+  "password_credentials",
+  "rate_limit_counters",
+  "sessions",
+  "users"
+]
+
+describe("migrations", () => {
+  it.live("run on a new embedded database, then again, are harmless", () =>
+    Effect.gen(function* () {
+      const dir = yield* freshDataDir
+      const first = yield* runMigrations.pipe(Effect.provide(client({ DATA_DIR: dir })))
+      expect(first.map(([id]) => id)).toHaveLength(migrationCount)
+      const [second, tables] = yield* Effect.all([runMigrations, tablesOf]).pipe(
+        Effect.provide(client({ DATA_DIR: dir }))
+      )
+      expect(second).toEqual([])
+      expect(tables).toEqual(expectedTables)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live.skipIf(!hasPostgres)("run by several instances at once on PostgreSQL, apply exactly once", () =>
+    Effect.gen(function* () {
+      const { url } = yield* freshPostgresDatabase
+      const results = yield* Effect.all(
+        Array.from({ length: 4 }, () => runMigrations.pipe(Effect.provide(client({ DATABASE_URL: url })))),
+        { concurrency: "unbounded" }
+      )
+      expect(results.map((ran) => ran.length).sort()).toEqual([0, 0, 0, migrationCount])
+      const again = yield* runMigrations.pipe(Effect.provide(client({ DATABASE_URL: url })))
+      expect(again).toEqual([])
+      const rows = yield* withClient(
+        url,
+        async (c) => (await c.query("SELECT migration_id FROM effect_sql_migrations")).rows
+      )
+      expect(rows).toHaveLength(migrationCount)
+    }).pipe(Effect.scoped)
+  )
+})
+
+describe("the embedded database", () => {
+  it.live("keeps its data across restarts of the service", () =>
+    Effect.gen(function* () {
+      const dir = yield* freshDataDir
+      const database = Effect.succeed({ DATA_DIR: dir })
+      const account = yield* signUp("persistent").pipe(Effect.provide(foundationServer(database)))
+      const signedIn = yield* call("/auth/sign-in", {
+        body: { email: account.email, password: account.password }
+      }).pipe(Effect.provide(foundationServer(database)))
+      expect(signedIn.status).toBe(200)
+      expect(signedIn.json).toMatchObject({ user: { id: account.userId } })
+    }).pipe(Effect.scoped)
+  )
+})
+
+class Cluster extends Context.Tag("Cluster")<Cluster, Effect.Effect.Success<typeof postgresCluster>>() {}
+
+/** Polls until `check` holds (the service reconnects on its own), for at most `seconds`. */
+const eventually = <A, R>(attempt: Effect.Effect<A, never, R>, check: (a: A) => boolean, seconds = 15) =>
+  Effect.gen(function* () {
+    const deadline = Date.now() + seconds * 1000
+    let last = yield* attempt
+    while (!check(last) && Date.now() < deadline) {
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
+      last = yield* attempt
+    }
+    return last
+  })
+
+describe.skipIf(!hasPostgres || pgCtl === undefined)("an unavailable PostgreSQL", () => {
+  const withCluster = Layer.unwrapScoped(
+    Effect.map(postgresCluster, (cluster) =>
+      foundationServer(Effect.succeed({ DATABASE_URL: cluster.url }), {
+        DATABASE_CONNECT_TIMEOUT_MS: "1000",
+        DATABASE_STATEMENT_TIMEOUT_MS: "500"
+      }).pipe(Layer.merge(Layer.succeed(Cluster, cluster)))
+    )
+  )
+
+  layer(withCluster, { timeout: 120_000, excludeTestServices: true })((it) => {
+    it.effect("answers 503 with Retry-After while PostgreSQL is stopped, and recovers when it is back", () =>
+      Effect.gen(function* () {
+        const cluster = yield* Cluster
+        const account = yield* signUp("outage")
+        expect((yield* call("/profile", { session: account.session })).status).toBe(200)
+
+        yield* cluster.stop
+        const down = yield* call("/profile", { session: account.session })
+        expect(down.status).toBe(503)
+        expect(down.json).toEqual({
+          defined: true,
+          code: "SERVICE_UNAVAILABLE",
+          status: 503,
+          message: "The service is temporarily unavailable."
+        })
+        expect(Number(down.headers.get("retry-after"))).toBeGreaterThan(0)
+        const signIn = yield* call("/auth/sign-in", {
+          body: { email: account.email, password: account.password }
+        })
+        expect(signIn.status).toBe(503)
+        const signUpDown = yield* call("/auth/sign-up", {
+          body: { email: "down@example.com", password: "long enough password", name: "Down" }
+        })
+        expect(signUpDown.status).toBe(503)
+
+        yield* cluster.start
+        const back = yield* eventually(
+          call("/profile", { session: account.session }),
+          (r) => r.status === 200
+        )
+        expect(back.status).toBe(200)
+        const again = yield* call("/auth/sign-in", {
+          body: { email: account.email, password: account.password }
+        })
+        expect(again.status).toBe(200)
+        expect(sessionFrom(again)).not.toBe("")
+      })
+    )
+
+    it.effect("answers 503 when a query outlives the statement timeout, and works once it is free", () =>
+      Effect.gen(function* () {
+        const cluster = yield* Cluster
+        const account = yield* signUp("slow")
+        // Another connection holds a lock every session lookup needs.
+        const blocker = yield* Effect.acquireRelease(
+          Effect.promise(async () => {
+            const { Client } = await import("pg")
+            const c = new Client({ connectionString: cluster.url })
+            await c.connect()
+            await c.query("BEGIN")
+            await c.query("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE")
+            return c
+          }),
+          (c) => Effect.promise(() => c.query("ROLLBACK").then(() => c.end()))
+        )
+        const slow = yield* call("/profile", { session: account.session })
+        expect(slow.status).toBe(503)
+        expect(slow.json).toMatchObject({ code: "SERVICE_UNAVAILABLE" })
+        yield* Effect.promise(() => blocker.query("ROLLBACK"))
+        expect((yield* call("/profile", { session: account.session })).status).toBe(200)
+      }).pipe(Effect.scoped)
+    )
+  })
+})

@@ -6,6 +6,7 @@ import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { layerCatalog } from "./catalog/CatalogRoutes.js"
 import { layerFoundation } from "./foundation/Foundation.js"
 import { FastPaths, layerNodeServer } from "./http/NodeServer.js"
 import { ServerConfig } from "./ServerConfig.js"
@@ -22,6 +23,8 @@ const Routes = Layer.unwrapEffect(
     > = []
     // Foundation: /api/v1 (its database, services and outbox worker come with it).
     if (settings.foundationEnabled) routes.push(layerFoundation(settings.port))
+    // Catalog: everything else, from the snapshot in CATALOG_DIR.
+    if (settings.catalogEnabled) routes.push(layerCatalog)
     return Layer.mergeAll(Layer.empty, ...routes)
   })
 )

@@ -6,15 +6,10 @@ import { Document } from "flexsearch"
 import type { Episode } from "./domain/Episode.js"
 
 const combiningMarks = /\p{M}+/gu
-const separators = /[^\p{L}\p{N}]+/u
+const asciiOnly = /^[\x20-\x7e]*$/
 
-/**
- * Folds one word to its search form: lowercase, no diacritics, then Harman's "S" stemmer, a weak
- * English plural rule (`keepers` → `keeper`, `stories` → `story`, `houses` → `house`) chosen because
- * it never merges unrelated words; it does not relate irregular pairs such as `lens` and `lenses`.
- */
-export const foldWord = (word: string): string => {
-  const w = word.normalize("NFKD").replace(combiningMarks, "").toLowerCase()
+/** Harman's "S" stemmer on a lowercase word. */
+const stem = (w: string): string => {
   if (w.length <= 3) return w
   if (w.endsWith("ies") && !w.endsWith("eies") && !w.endsWith("aies")) return `${w.slice(0, -3)}y`
   if (w.endsWith("es") && !w.endsWith("aes") && !w.endsWith("ees") && !w.endsWith("oes"))
@@ -23,11 +18,45 @@ export const foldWord = (word: string): string => {
   return w
 }
 
-/** The search terms of a text: folded words of two or more letters or digits, in order. */
+const fold = (word: string, ascii: boolean) =>
+  stem(ascii ? word.toLowerCase() : word.normalize("NFKD").replace(combiningMarks, "").toLowerCase())
+
+/**
+ * Folds one word to its search form: lowercase, no diacritics, then Harman's "S" stemmer, a weak
+ * English plural rule (`keepers` → `keeper`, `stories` → `story`, `houses` → `house`) chosen because
+ * it never merges unrelated words; it does not relate irregular pairs such as `lens` and `lenses`.
+ */
+export const foldWord = (word: string): string => fold(word, asciiOnly.test(word))
+
+const letterOrDigit = /[\p{L}\p{N}]/u
+
+/**
+ * The search terms of a text: folded words of two or more letters or digits, in order. Words are
+ * runs of Unicode letters and digits. A hand-written scanner, because ranking tokenises hundreds of
+ * paragraphs per query and this is twice as fast as splitting with a Unicode regular expression.
+ */
 export const tokenize = (text: string): Array<string> => {
   const terms: Array<string> = []
-  for (const word of text.split(separators)) {
-    if (word.length >= 2) terms.push(foldWord(word))
+  const length = text.length
+  let start = -1
+  let ascii = true
+  for (let i = 0; i <= length; i++) {
+    const c = i < length ? text.charCodeAt(i) : 32
+    const isWordChar =
+      (c >= 97 && c <= 122) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 48 && c <= 57) ||
+      (c > 127 && letterOrDigit.test(text.charAt(i)))
+    if (isWordChar) {
+      if (start < 0) {
+        start = i
+        ascii = true
+      }
+      if (c > 127) ascii = false
+    } else if (start >= 0) {
+      if (i - start >= 2) terms.push(fold(text.slice(start, i), ascii))
+      start = -1
+    }
   }
   return terms
 }

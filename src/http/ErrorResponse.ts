@@ -7,6 +7,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
 import {
   type ApiError,
   BadRequest,
@@ -47,13 +48,30 @@ const describeIssues = (issues: HttpApiError.HttpApiDecodeError["issues"]): stri
     .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
     .join("; ")
 
-const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): BadRequest =>
-  new BadRequest({
-    message: error.issues.length > 0 ? describeIssues(error.issues) : "The request could not be decoded.",
-    data: {
-      issues: error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }))
-    }
+/**
+ * Optional fields decode as a union with `undefined`, so a bad value also reports "Expected
+ * undefined"; that alternative says nothing useful when the field has a real complaint.
+ */
+const meaningfulIssues = (issues: HttpApiError.HttpApiDecodeError["issues"]) => {
+  const key = (issue: (typeof issues)[number]) => issue.path.map(String).join(".")
+  const real = new Set(issues.filter((issue) => !issue.message.startsWith("Expected undefined")).map(key))
+  return issues.filter((issue) => !(issue.message.startsWith("Expected undefined") && real.has(key(issue))))
+}
+
+const badRequestFromIssues = (all: HttpApiError.HttpApiDecodeError["issues"]): BadRequest => {
+  const issues = meaningfulIssues(all)
+  return new BadRequest({
+    message: issues.length > 0 ? describeIssues(issues) : "The request could not be decoded.",
+    data: { issues: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })) }
   })
+}
+
+const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): BadRequest =>
+  badRequestFromIssues(error.issues)
+
+/** The 400 for input that failed a schema outside the HttpApi's own decoding (e.g. inside a batch). */
+export const badRequestFromParseError = (error: ParseResult.ParseError): BadRequest =>
+  badRequestFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))
 
 const isMaxBytesExceeded = (cause: unknown): boolean =>
   cause instanceof Error && cause.message === "maxBytes exceeded"

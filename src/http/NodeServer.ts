@@ -11,8 +11,9 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { PayloadTooLarge, toEnvelope } from "./ApiError.js"
+import { PayloadTooLarge } from "./ApiError.js"
 import { causeResponse } from "./ErrorResponse.js"
+import { writeNodeError } from "./NodeErrorWriter.js"
 import { makeRouteTable } from "./RouteTable.js"
 
 /** Answers a request synchronously and returns true, or returns false to let the router answer. */
@@ -61,17 +62,16 @@ export const refuseOversizedBody = (
 ): boolean => {
   const declared = request.headers["content-length"]
   if (declared === undefined || Number(declared) <= maxBytes) return false
-  const body = JSON.stringify(
-    toEnvelope(new PayloadTooLarge({ message: `The request body is larger than ${maxBytes} bytes.` }))
-  )
   const tooLarge = Number(declared) > maxBytes * 4
-  response.writeHead(413, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(body),
-    "cache-control": "no-store",
-    ...(tooLarge ? { connection: "close" } : {})
-  })
-  response.end(body)
+  writeNodeError(
+    request,
+    response,
+    new PayloadTooLarge({
+      message: `The request body is larger than ${maxBytes} bytes.`,
+      data: { maxBytes }
+    }),
+    tooLarge ? { connection: "close" } : {}
+  )
   if (!tooLarge) request.resume()
   return true
 }

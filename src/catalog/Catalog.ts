@@ -1,0 +1,266 @@
+// The loaded snapshot: read once at start-up, every file checked against the manifest's hash,
+// details kept as prepared responses (bytes + ETags per encoding), the prebuilt indexes imported.
+// Everything the catalog's surfaces answer comes from here; nothing is computed from content/.
+import { createHash } from "node:crypto"
+import { existsSync, readFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { etagFromSha256, type PreparedResponse, type Variant, variant } from "../http/PreparedResponse.js"
+import { CatalogConfig } from "./CatalogConfig.js"
+import { DocCollection, type DocPage } from "./domain/DocPage.js"
+import type { Episode } from "./domain/Episode.js"
+import { SnapshotManifest } from "./domain/Manifest.js"
+import { EpisodeCollection, SearchData } from "./domain/SearchData.js"
+import { type Transcript, TranscriptDetail } from "./domain/Transcript.js"
+import {
+  type DocIndex,
+  type EpisodeIndex,
+  makeDocIndex,
+  makeEpisodeIndex,
+  makeParagraphIndex,
+  type ParagraphIndex
+} from "./SearchOptions.js"
+
+export class CatalogLoadError extends Data.TaggedError("CatalogLoadError")<{
+  readonly directory: string
+  readonly reason: string
+}> {
+  override get message() {
+    return `cannot load the catalog snapshot at ${this.directory}: ${this.reason}`
+  }
+}
+
+/** Cache-Control of each kind of catalog answer (catalog-extensions §5). */
+export const cacheControl = {
+  detail: "public, max-age=300, stale-while-revalidate=86400",
+  collection: "public, max-age=60",
+  openapi: "public, max-age=3600",
+  immutable: "public, max-age=31536000, immutable"
+} as const
+
+/** What search needs of one paragraph. */
+export interface ParagraphRecord {
+  readonly speaker: string | null
+  readonly startSeconds: number | null
+  readonly text: string
+}
+
+/** What search needs of one transcript. */
+export interface TranscriptRecord {
+  readonly slug: string
+  readonly paragraphs: ReadonlyArray<ParagraphRecord>
+}
+
+export interface CatalogService {
+  readonly directory: string
+  readonly manifest: SnapshotManifest
+  /** Every episode, newest first. */
+  readonly episodes: ReadonlyArray<Episode>
+  readonly episode: (slug: string) => Episode | undefined
+  readonly transcriptRecord: (slug: string) => TranscriptRecord | undefined
+  /** The full transcript record (decoded on demand from the verified bytes). */
+  readonly transcript: (slug: string) => Transcript | undefined
+  readonly episodeResponse: (slug: string) => PreparedResponse | undefined
+  readonly transcriptResponse: (slug: string) => PreparedResponse | undefined
+  /** A snapshot file by its path relative to the snapshot root (`/snapshot/{path}`). */
+  readonly fileResponse: (path: string) => PreparedResponse | undefined
+  readonly manifestResponse: PreparedResponse
+  readonly searchData: SearchData
+  readonly docs: ReadonlyArray<DocPage>
+  readonly indexes: {
+    readonly episodes: EpisodeIndex
+    readonly paragraphs: ParagraphIndex
+    readonly docs: DocIndex
+  }
+}
+
+export class Catalog extends Context.Tag("Catalog")<Catalog, CatalogService>() {}
+
+const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex")
+
+const contentTypeOf = (path: string) =>
+  path.endsWith(".json")
+    ? "application/json"
+    : path.endsWith(".gz")
+      ? "application/gzip"
+      : path.endsWith(".br")
+        ? "application/x-brotli"
+        : "application/octet-stream"
+
+/**
+ * Reads and verifies a snapshot folder. Synchronous file reads are the fastest way to pull a few
+ * hundred megabytes at start-up, when nothing else is running.
+ */
+export const loadSnapshot = (directory: string): Effect.Effect<CatalogService, CatalogLoadError> =>
+  Effect.try({
+    try: () => load(resolve(directory)),
+    catch: (error) =>
+      error instanceof CatalogLoadError
+        ? error
+        : new CatalogLoadError({ directory, reason: error instanceof Error ? error.message : String(error) })
+  }).pipe(Effect.withSpan("Catalog.load"))
+
+const load = (directory: string): CatalogService => {
+  const fail = (reason: string): never => {
+    throw new CatalogLoadError({ directory, reason })
+  }
+  const manifestPath = join(directory, "manifest.json")
+  if (!existsSync(manifestPath))
+    fail("manifest.json is missing; build the snapshot with `npm run build:catalog`")
+  const manifestBytes = readFileSync(manifestPath)
+  let manifestJson: unknown
+  try {
+    manifestJson = JSON.parse(manifestBytes.toString("utf8"))
+  } catch {
+    fail("manifest.json is not JSON")
+  }
+  const manifest = Schema.decodeUnknownEither(SnapshotManifest)(manifestJson).pipe((result) =>
+    result._tag === "Left"
+      ? fail(
+          `manifest.json is not a valid manifest: ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`
+        )
+      : result.right
+  )
+
+  const files = new Map<string, Buffer>()
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    const full = join(directory, path)
+    if (!existsSync(full)) fail(`${path} is missing (the snapshot is incomplete; rebuild it)`)
+    const data = readFileSync(full)
+    if (data.byteLength !== entry.bytes || sha256(data) !== entry.sha256) {
+      fail(`${path} does not match its hash in the manifest (the snapshot is corrupt; rebuild it)`)
+    }
+    files.set(path, data)
+  }
+  const file = (path: string): Buffer =>
+    files.get(path) ?? fail(`${path} is named by the manifest but not listed in its files`)
+  const decodeFile = <A, I>(schema: Schema.Schema<A, I>, path: string): A => {
+    const result = Schema.decodeUnknownEither(schema)(JSON.parse(file(path).toString("utf8")))
+    return result._tag === "Right"
+      ? result.right
+      : fail(`${path}: ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`)
+  }
+
+  const hashed = (path: string): Variant | undefined => {
+    const data = files.get(path)
+    const entry = manifest.files[path]
+    return data === undefined || entry === undefined
+      ? undefined
+      : { body: data, etag: etagFromSha256(entry.sha256) }
+  }
+  /** The JSON file at `path` with its precompressed copies. */
+  const jsonResponse = (path: string, cache: string): PreparedResponse => {
+    const identity = hashed(path) ?? fail(`${path} is missing from the snapshot`)
+    const gzip = hashed(`${path}.gz`)
+    const br = hashed(`${path}.br`)
+    return {
+      contentType: "application/json",
+      cacheControl: cache,
+      variants: { identity, ...(gzip ? { gzip } : {}), ...(br ? { br } : {}) }
+    }
+  }
+
+  const episodeResponses = new Map<string, PreparedResponse>()
+  for (const [slug, path] of Object.entries(manifest.episodes))
+    episodeResponses.set(slug, jsonResponse(path, cacheControl.detail))
+  const transcriptResponses = new Map<string, PreparedResponse>()
+  for (const [slug, path] of Object.entries(manifest.transcripts)) {
+    transcriptResponses.set(slug, jsonResponse(path, cacheControl.detail))
+  }
+  const fileResponses = new Map<string, PreparedResponse>()
+  for (const path of files.keys()) {
+    fileResponses.set(
+      path,
+      path.endsWith(".json")
+        ? jsonResponse(path, cacheControl.immutable)
+        : {
+            contentType: contentTypeOf(path),
+            cacheControl: cacheControl.immutable,
+            variants: { identity: hashed(path) as Variant }
+          }
+    )
+  }
+  const readOptional = (path: string) => (existsSync(path) ? variant(readFileSync(path)) : undefined)
+  const manifestGzip = readOptional(`${manifestPath}.gz`)
+  const manifestBr = readOptional(`${manifestPath}.br`)
+  const manifestResponse: PreparedResponse = {
+    contentType: "application/json",
+    cacheControl: cacheControl.collection,
+    variants: {
+      identity: variant(manifestBytes),
+      ...(manifestGzip ? { gzip: manifestGzip } : {}),
+      ...(manifestBr ? { br: manifestBr } : {})
+    }
+  }
+
+  const episodes = decodeFile(EpisodeCollection, manifest.collections.episodes).data
+  const episodesBySlug = new Map(episodes.map((episode) => [episode.slug, episode]))
+  const searchData = decodeFile(SearchData, manifest.collections.searchData)
+  const docs = decodeFile(DocCollection, manifest.collections.docs).data
+
+  // Search reads paragraphs of many transcripts per query: keep just what it needs, parsed once.
+  const transcriptRecords = new Map<string, TranscriptRecord>()
+  for (const [slug, path] of Object.entries(manifest.transcripts)) {
+    const json = JSON.parse(file(path).toString("utf8")) as {
+      data: { paragraphs: Array<{ speaker: string | null; startSeconds: number | null; text: string }> }
+    }
+    transcriptRecords.set(slug, {
+      slug,
+      paragraphs: json.data.paragraphs.map((p) => ({
+        speaker: p.speaker,
+        startSeconds: p.startSeconds,
+        text: p.text
+      }))
+    })
+  }
+  const decodeTranscript = Schema.decodeUnknownSync(TranscriptDetail)
+  const transcriptCache = new Map<string, Transcript>()
+
+  const importIndex = <I extends { import: (key: string, data: string) => unknown }>(
+    index: I,
+    chunks: ReadonlyArray<readonly [string, string]>
+  ): I => {
+    for (const [key, path] of chunks) index.import(key, file(path).toString("utf8"))
+    return index
+  }
+
+  return {
+    directory,
+    manifest,
+    episodes,
+    episode: (slug) => episodesBySlug.get(slug),
+    transcriptRecord: (slug) => transcriptRecords.get(slug),
+    transcript: (slug) => {
+      const cached = transcriptCache.get(slug)
+      if (cached) return cached
+      const path = manifest.transcripts[slug]
+      if (path === undefined) return undefined
+      const transcript = decodeTranscript(JSON.parse(file(path).toString("utf8"))).data
+      // A handful of recent transcripts is enough to make repeated reads cheap.
+      if (transcriptCache.size >= 32) transcriptCache.delete(transcriptCache.keys().next().value as string)
+      transcriptCache.set(slug, transcript)
+      return transcript
+    },
+    episodeResponse: (slug) => episodeResponses.get(slug),
+    transcriptResponse: (slug) => transcriptResponses.get(slug),
+    fileResponse: (path) => fileResponses.get(path),
+    manifestResponse,
+    searchData,
+    docs,
+    indexes: {
+      episodes: importIndex(makeEpisodeIndex(), manifest.indexes.episodes),
+      paragraphs: importIndex(makeParagraphIndex(), manifest.indexes.paragraphs),
+      docs: importIndex(makeDocIndex(), manifest.indexes.docs)
+    }
+  }
+}
+
+export const CatalogLive = Layer.effect(
+  Catalog,
+  Effect.flatMap(CatalogConfig, (config) => loadSnapshot(config.directory))
+)

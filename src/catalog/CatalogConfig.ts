@@ -1,0 +1,34 @@
+// Settings of the catalog, read from the environment once at start-up.
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
+import type * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+
+export interface CatalogSettings {
+  /** The snapshot folder the build step wrote. */
+  readonly directory: string
+  /** Requests a minute per client address before 429. */
+  readonly rateLimitPerMinute: number
+  /** Trust the first address of X-Forwarded-For as the client's (behind a proxy you run). */
+  readonly trustProxy: boolean
+  /** Key for signing cursors; by default derived from the snapshot id, so every instance agrees. */
+  readonly cursorSecret: Option.Option<Redacted.Redacted>
+  /** Origins allowed to call /mcp from a browser, besides requests without an Origin. */
+  readonly mcpAllowedOrigins: ReadonlyArray<string>
+}
+
+export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all({
+  directory: Config.string("CATALOG_DIR").pipe(Config.withDefault("dist/catalog")),
+  rateLimitPerMinute: Config.integer("CATALOG_RATE_LIMIT").pipe(
+    Config.validate({ message: "CATALOG_RATE_LIMIT must be a positive integer", validation: (n) => n > 0 }),
+    Config.withDefault(300)
+  ),
+  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  cursorSecret: Config.option(Config.redacted("CATALOG_CURSOR_SECRET")),
+  mcpAllowedOrigins: Config.array(Config.string(), "MCP_ALLOWED_ORIGINS").pipe(Config.withDefault([]))
+})
+
+export class CatalogConfig extends Context.Tag("CatalogConfig")<CatalogConfig, CatalogSettings>() {
+  static readonly layer = Layer.effect(CatalogConfig, catalogSettingsConfig)
+}

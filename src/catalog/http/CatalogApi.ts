@@ -1,0 +1,161 @@
+// The catalog's REST contract as an HttpApi: every route, parameter, success and error of
+// catalog-service.md and catalog-extensions.md. The OpenAPI document at /openapi.json is derived
+// from it; handlers live in CatalogHandlers.ts.
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
+import {
+  BadRequest,
+  errorDoc,
+  NotAcceptable,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable
+} from "../../http/ApiError.js"
+import { Cursor, EpisodePage, Health, TranscriptHitPage } from "../domain/Collections.js"
+import { EpisodeDetail, Slug } from "../domain/Episode.js"
+import { SnapshotManifest } from "../domain/Manifest.js"
+import { TranscriptDetail } from "../domain/Transcript.js"
+import { BatchRequest, BatchResponse } from "./Batch.js"
+import { documentCatalogApi } from "./CatalogOpenApi.js"
+import { RateLimited } from "./RateLimited.js"
+import { Sandbox } from "./Sandbox.js"
+
+/** An integer query parameter: decoded from text, documented as an integer. */
+const integerParameter = (
+  description: string,
+  bounds: { readonly minimum: number; readonly maximum: number; readonly default?: number }
+) =>
+  Schema.NumberFromString.pipe(
+    Schema.int({ message: () => "must be an integer" }),
+    Schema.between(bounds.minimum, bounds.maximum, {
+      message: () => `must be an integer from ${bounds.minimum} to ${bounds.maximum}`
+    }),
+    Schema.annotations({ description, jsonSchema: { type: "integer", description, ...bounds } })
+  )
+
+export const Limit = integerParameter("Page size.", { minimum: 1, maximum: 50, default: 10 })
+export const Session = integerParameter("Only episodes of this session (season).", {
+  minimum: 1,
+  maximum: 999_999_999
+})
+
+const strictParams = { parseOptions: { onExcessProperty: "error" } } as const
+
+export const EpisodeListParams = Schema.Struct({
+  q: Schema.optional(
+    Schema.String.pipe(
+      Schema.maxLength(500),
+      Schema.annotations({ description: "Words to search for; without it, newest first." })
+    )
+  ),
+  session: Schema.optional(Session),
+  limit: Schema.optional(Limit),
+  cursor: Schema.optional(Cursor.pipe(Schema.maxLength(200)))
+}).annotations(strictParams)
+
+export const TranscriptSearchParams = Schema.Struct({
+  q: Schema.String.pipe(
+    Schema.maxLength(500),
+    Schema.annotations({ description: "Words to search for: at least one of two or more letters or digits." })
+  ),
+  session: Schema.optional(Session),
+  limit: Schema.optional(Limit),
+  cursor: Schema.optional(Cursor.pipe(Schema.maxLength(200)))
+}).annotations(strictParams)
+
+const SlugPath = Schema.Struct({ slug: Slug.annotations({ description: "The episode's slug." }) })
+
+/** `/snapshot/*`: a path of the snapshot folder (documented as `{path}`). */
+export const SnapshotFilePath = Schema.Struct({
+  "*": Schema.String.pipe(
+    Schema.maxLength(300),
+    Schema.annotations({ description: "A file path from the manifest." })
+  )
+})
+
+export class HealthGroup extends HttpApiGroup.make("health").add(
+  HttpApiEndpoint.get("get", "/health")
+    .addSuccess(Health)
+    .addError(errorDoc(ServiceUnavailable))
+    .annotate(OpenApi.Summary, "Whether the service is up, and which snapshot it serves")
+) {}
+
+export class EpisodesGroup extends HttpApiGroup.make("episodes")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/episodes")
+      .setUrlParams(EpisodeListParams)
+      .addSuccess(EpisodePage)
+      .addError(errorDoc(BadRequest))
+      .annotate(OpenApi.Summary, "Search or page through episodes")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/v1/episodes/:slug")
+      .setPath(SlugPath)
+      .addSuccess(EpisodeDetail)
+      .addError(errorDoc(BadRequest))
+      .addError(errorDoc(NotFound))
+      .annotate(OpenApi.Summary, "One episode")
+  ) {}
+
+export class TranscriptsGroup extends HttpApiGroup.make("transcripts")
+  .add(
+    HttpApiEndpoint.get("search", "/v1/transcripts/search")
+      .setUrlParams(TranscriptSearchParams)
+      .addSuccess(TranscriptHitPage)
+      .addError(errorDoc(BadRequest))
+      .annotate(OpenApi.Summary, "Search the text of the transcripts")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/v1/transcripts/:slug")
+      .setPath(SlugPath)
+      .addSuccess(TranscriptDetail)
+      .addError(errorDoc(BadRequest))
+      .addError(errorDoc(NotFound))
+      .annotate(OpenApi.Summary, "The complete transcript of one episode, when there is one")
+  ) {}
+
+export class SnapshotGroup extends HttpApiGroup.make("snapshot")
+  .add(
+    HttpApiEndpoint.get("manifest", "/v1/snapshot")
+      .addSuccess(SnapshotManifest)
+      .annotate(OpenApi.Summary, "The manifest of the static snapshot this service serves")
+  )
+  .add(
+    HttpApiEndpoint.get("file", "/snapshot/*")
+      .setPath(SnapshotFilePath)
+      .addSuccess(Schema.Unknown.annotations({ description: "The file, byte for byte (immutable)." }))
+      .addError(errorDoc(NotFound))
+      .annotate(OpenApi.Summary, "A file of the static snapshot")
+  ) {}
+
+export class BatchGroup extends HttpApiGroup.make("batch").add(
+  HttpApiEndpoint.post("run", "/v1/batch")
+    .setPayload(BatchRequest)
+    .addSuccess(BatchResponse)
+    .addError(errorDoc(BadRequest))
+    .addError(errorDoc(PayloadTooLarge))
+    .annotate(OpenApi.Summary, "Up to 20 GET requests of this API in one call, each answered on its own")
+) {}
+
+export class SandboxGroup extends HttpApiGroup.make("sandbox").add(
+  HttpApiEndpoint.get("get", "/sandbox")
+    .addSuccess(Sandbox)
+    .annotate(
+      OpenApi.Summary,
+      "How to make safe test calls: examples, limits, conditional requests (JSON or HTML)"
+    )
+) {}
+
+export class CatalogApi extends HttpApi.make("catalog")
+  .add(HealthGroup)
+  .add(EpisodesGroup)
+  .add(TranscriptsGroup)
+  .add(SnapshotGroup)
+  .add(BatchGroup)
+  .add(SandboxGroup)
+  .middleware(RateLimited)
+  .addError(errorDoc(NotAcceptable))
+  .annotateContext(documentCatalogApi) {}

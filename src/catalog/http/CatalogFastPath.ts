@@ -1,0 +1,74 @@
+// The hot reads answered without the Effect runtime: episode and transcript details, snapshot
+// files, the manifest, health and the OpenAPI document, with their 304s. A plain node listener in
+// front of the router writes the same prepared responses the HttpApi handlers send; anything it
+// does not recognise, or cannot answer (an unknown slug, a miss), falls through to the router.
+import { nodeClientAddress } from "../../http/ClientAddress.js"
+import { writeNodeError } from "../../http/NodeErrorWriter.js"
+import type { FastHandler } from "../../http/NodeServer.js"
+import { refuseOversizedBody } from "../../http/NodeServer.js"
+import { writePrepared } from "../../http/PreparedHttp.js"
+import type { PreparedResponse } from "../../http/PreparedResponse.js"
+import { type CatalogRateLimitService, rateLimitExceeded } from "../CatalogRateLimit.js"
+import { maxBatchBodyBytes } from "./Batch.js"
+import type { CatalogOperationsService } from "./CatalogOperations.js"
+
+const decode = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
+export const makeCatalogFastPath = (
+  operations: CatalogOperationsService,
+  limit: CatalogRateLimitService,
+  openApi: PreparedResponse
+): FastHandler => {
+  const lookup = (path: string): PreparedResponse | undefined => {
+    if (path.startsWith("/v1/episodes/")) {
+      const slug = decode(path.slice("/v1/episodes/".length))
+      return slug === undefined || slug.includes("/")
+        ? undefined
+        : operations.episode(slug).pipe((r) => (r._tag === "Right" ? r.right : undefined))
+    }
+    if (path.startsWith("/v1/transcripts/")) {
+      const slug = decode(path.slice("/v1/transcripts/".length))
+      if (slug === undefined || slug === "search" || slug.includes("/")) return undefined
+      return operations.transcript(slug).pipe((r) => (r._tag === "Right" ? r.right : undefined))
+    }
+    if (path.startsWith("/snapshot/")) {
+      const file = decode(path.slice("/snapshot/".length))
+      return file === undefined
+        ? undefined
+        : operations.file(file).pipe((r) => (r._tag === "Right" ? r.right : undefined))
+    }
+    switch (path) {
+      case "/v1/snapshot":
+        return operations.manifest
+      case "/health":
+        return operations.health
+      case "/openapi.json":
+        return openApi
+      default:
+        return undefined
+    }
+  }
+
+  return (request, response) => {
+    const method = request.method
+    if (method === "POST" && request.url === "/v1/batch")
+      return refuseOversizedBody(request, response, maxBatchBodyBytes)
+    if (method !== "GET" && method !== "HEAD") return false
+    const url = request.url ?? "/"
+    const q = url.indexOf("?")
+    const prepared = lookup(q === -1 ? url : url.slice(0, q))
+    if (prepared === undefined) return false
+    const decision = limit.take(nodeClientAddress(request, limit.trustProxy))
+    if (decision.allowed) writePrepared(prepared, request, response)
+    else {
+      writeNodeError(request, response, rateLimitExceeded(limit.perMinute, decision.retryAfterSeconds))
+    }
+    return true
+  }
+}

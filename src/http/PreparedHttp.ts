@@ -1,0 +1,64 @@
+// Writes a prepared response's answer, either as an Effect platform response (HttpApi handlers) or
+// straight onto a node response (the fast path). Both go through `answer`, so both apply the same
+// negotiation and conditional rules and send the same bytes and headers.
+import type * as Http from "node:http"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import { NotAcceptable } from "./ApiError.js"
+import { writeNodeError } from "./NodeErrorWriter.js"
+import { answer, type PreparedResponse } from "./PreparedResponse.js"
+
+const notAcceptable = new NotAcceptable({
+  message: "None of the content codings you accept is available; accept identity."
+})
+
+const header = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
+  Array.isArray(value) ? value.join(", ") : (value as string | undefined)
+
+export const respondPrepared = (
+  prepared: PreparedResponse
+): Effect.Effect<HttpServerResponse.HttpServerResponse, NotAcceptable, HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const result = answer(prepared, {
+      acceptEncoding: header(request.headers["accept-encoding"]),
+      ifNoneMatch: header(request.headers["if-none-match"])
+    })
+    if (result.status === 406) return Effect.fail(notAcceptable)
+    if (result.variant === undefined)
+      return Effect.succeed(HttpServerResponse.empty({ status: result.status, headers: result.headers }))
+    return Effect.succeed(
+      HttpServerResponse.uint8Array(result.variant.body, {
+        status: result.status,
+        headers: result.headers,
+        contentType: prepared.contentType
+      })
+    )
+  })
+
+/** Writes the answer to a node response; HEAD gets the headers of the GET and no body. */
+export const writePrepared = (
+  prepared: PreparedResponse,
+  request: Http.IncomingMessage,
+  response: Http.ServerResponse
+): void => {
+  const result = answer(prepared, {
+    acceptEncoding: header(request.headers["accept-encoding"]),
+    ifNoneMatch: header(request.headers["if-none-match"])
+  })
+  if (result.status === 406) {
+    writeNodeError(request, response, notAcceptable, result.headers)
+    return
+  }
+  if (result.variant === undefined) {
+    response.writeHead(result.status, result.headers)
+    response.end()
+    return
+  }
+  response.writeHead(result.status, {
+    ...result.headers,
+    "content-type": prepared.contentType,
+    "content-length": result.variant.body.byteLength
+  })
+  response.end(request.method === "HEAD" ? undefined : result.variant.body)
+}

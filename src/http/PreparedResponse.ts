@@ -1,0 +1,160 @@
+// A response computed once and answered many times: the bytes of each available encoding with
+// their strong ETags, plus the headers every answer carries. `answer` applies content negotiation
+// and conditional requests (RFC 9110 §8.8.3, §13.1.2) to it; both the Effect handlers and the
+// node fast path call it, so the rules exist once.
+import { createHash } from "node:crypto"
+import * as zlib from "node:zlib"
+
+export type ContentCoding = "br" | "gzip" | "identity"
+
+export interface Variant {
+  readonly body: Uint8Array
+  /** Strong entity tag of exactly these bytes, quoted. */
+  readonly etag: string
+}
+
+export interface PreparedResponse {
+  readonly contentType: string
+  readonly cacheControl: string
+  /** Request headers other than Accept-Encoding that chose this response (e.g. Accept). */
+  readonly vary?: ReadonlyArray<string>
+  readonly variants: Readonly<Partial<Record<ContentCoding, Variant>>> & { readonly identity: Variant }
+}
+
+/** A strong ETag from the SHA-256 of the bytes (128 bits are plenty to tell versions apart). */
+export const etagOf = (body: Uint8Array | string): string =>
+  `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`
+
+/** An ETag from a SHA-256 already known (e.g. from the snapshot manifest). */
+export const etagFromSha256 = (sha256Hex: string): string => `"${sha256Hex.slice(0, 32)}"`
+
+export const variant = (body: Uint8Array): Variant => ({ body, etag: etagOf(body) })
+
+interface CodingPreference {
+  readonly coding: string
+  readonly q: number
+}
+
+const parseAcceptEncoding = (header: string): Array<CodingPreference> =>
+  header
+    .split(",")
+    .map((part) => {
+      const [name = "", ...params] = part.trim().split(";")
+      const qParam = params.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith("q="))
+      const q = qParam === undefined ? 1 : Number(qParam.slice(2))
+      return { coding: name.trim().toLowerCase(), q: Number.isFinite(q) ? Math.min(Math.max(q, 0), 1) : 0 }
+    })
+    .filter((preference) => preference.coding !== "")
+
+/**
+ * The coding to send, from the client's Accept-Encoding and the codings available; undefined when
+ * nothing acceptable is available (identity explicitly refused), which is 406.
+ */
+export const negotiateCoding = (
+  acceptEncoding: string | undefined,
+  available: ReadonlySet<ContentCoding>
+): ContentCoding | undefined => {
+  if (acceptEncoding === undefined || acceptEncoding.trim() === "") return "identity"
+  const preferences = parseAcceptEncoding(acceptEncoding)
+  const qualityOf = (coding: ContentCoding): number => {
+    const exact = preferences.find((p) => p.coding === coding || (coding === "gzip" && p.coding === "x-gzip"))
+    if (exact) return exact.q
+    const star = preferences.find((p) => p.coding === "*")
+    if (star) return star.q
+    // Identity is acceptable unless refused, explicitly or through "*;q=0".
+    return coding === "identity" ? 1 : 0
+  }
+  let best: ContentCoding | undefined
+  let bestQ = 0
+  // Preference order among equal qualities: smallest first.
+  for (const coding of ["br", "gzip", "identity"] as const) {
+    if (!available.has(coding)) continue
+    const q = qualityOf(coding)
+    if (q > bestQ) {
+      best = coding
+      bestQ = q
+    }
+  }
+  return best
+}
+
+const opaqueTag = (tag: string): string => (tag.startsWith("W/") ? tag.slice(2) : tag)
+
+/** If-None-Match by weak comparison: `*`, or any listed tag equal to `etag` ignoring `W/`. */
+export const noneMatch = (ifNoneMatch: string | undefined, etag: string): boolean => {
+  if (ifNoneMatch === undefined) return false
+  const header = ifNoneMatch.trim()
+  if (header === "*") return true
+  const target = opaqueTag(etag)
+  for (const match of header.matchAll(/(?:W\/)?"[^"]*"/g)) {
+    if (opaqueTag(match[0]) === target) return true
+  }
+  return false
+}
+
+export interface Answer {
+  readonly status: 200 | 304 | 406
+  /** Every header but Content-Type and Content-Length, which come with the body. */
+  readonly headers: Record<string, string>
+  /** The variant whose bytes a 200 carries (HEAD included: its length is announced). */
+  readonly variant: Variant | undefined
+}
+
+export interface RequestFacts {
+  readonly acceptEncoding: string | undefined
+  readonly ifNoneMatch: string | undefined
+}
+
+const availableCache = new WeakMap<PreparedResponse, ReadonlySet<ContentCoding>>()
+const availableOf = (prepared: PreparedResponse): ReadonlySet<ContentCoding> => {
+  let available = availableCache.get(prepared)
+  if (!available) {
+    available = new Set(Object.keys(prepared.variants) as Array<ContentCoding>)
+    availableCache.set(prepared, available)
+  }
+  return available
+}
+
+/** The answer to a GET or HEAD for a prepared response. */
+export const answer = (prepared: PreparedResponse, request: RequestFacts): Answer => {
+  const available = availableOf(prepared)
+  const coding = negotiateCoding(request.acceptEncoding, available)
+  if (coding === undefined) return { status: 406, headers: { vary: "Accept-Encoding" }, variant: undefined }
+  const chosen = prepared.variants[coding] ?? prepared.variants.identity
+  const headers: Record<string, string> = { etag: chosen.etag, "cache-control": prepared.cacheControl }
+  const vary = available.size > 1 ? [...(prepared.vary ?? []), "Accept-Encoding"] : (prepared.vary ?? [])
+  if (vary.length > 0) headers.vary = vary.join(", ")
+  if (noneMatch(request.ifNoneMatch, chosen.etag)) return { status: 304, headers, variant: undefined }
+  if (coding !== "identity") headers["content-encoding"] = coding
+  return { status: 200, headers, variant: chosen }
+}
+
+/** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */
+const compressFrom = 1024
+
+/**
+ * A prepared JSON response computed at request time (lists, searches): compressed once with fast
+ * settings, so that the same answer, cached, can be served and revalidated many times.
+ */
+export const prepareJson = (json: string, cacheControl: string): PreparedResponse => {
+  const body = Buffer.from(json, "utf8")
+  if (body.byteLength < compressFrom) {
+    return { contentType: "application/json", cacheControl, variants: { identity: variant(body) } }
+  }
+  return {
+    contentType: "application/json",
+    cacheControl,
+    variants: {
+      identity: variant(body),
+      gzip: variant(zlib.gzipSync(body, { level: 6 })),
+      br: variant(
+        zlib.brotliCompressSync(body, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength
+          }
+        })
+      )
+    }
+  }
+}

@@ -6,9 +6,13 @@ import * as Layer from "effect/Layer"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { ServerLive } from "../../src/Server.js"
 
-/** The service on 127.0.0.1 with a free port; `settings` are environment variables. */
+/**
+ * The service on 127.0.0.1 with a free port; `settings` are environment variables. `Layer.fresh`
+ * gives each server its own layer memo map: @effect/vitest's `it.layer` otherwise lets two servers
+ * of one test file share module-level layers (and so each other's configuration).
+ */
 export const testServer = (settings: Record<string, string>) =>
-  ServerLive.pipe(
+  Layer.fresh(ServerLive).pipe(
     Layer.provide(
       Layer.setConfigProvider(
         ConfigProvider.fromMap(new Map(Object.entries({ HOST: "127.0.0.1", PORT: "0", ...settings })))

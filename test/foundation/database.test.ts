@@ -1,6 +1,8 @@
 // The database layer: migrations that are harmless when run again or by several instances at once,
 // data that survives a restart of the embedded database, and 503 while PostgreSQL is down or too
 // slow, with recovery and no restart of the service.
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it, layer } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
@@ -89,6 +91,30 @@ describe("the embedded database", () => {
       }).pipe(Effect.provide(foundationServer(database)))
       expect(signedIn.status).toBe(200)
       expect(signedIn.json).toMatchObject({ user: { id: account.userId } })
+    }).pipe(Effect.scoped)
+  )
+})
+
+describe("the embedded database's folder", () => {
+  it.live("cannot be opened twice at once: the second opener fails with a clear message", () =>
+    Effect.gen(function* () {
+      const dir = yield* freshDataDir
+      yield* Layer.build(client({ DATA_DIR: dir }))
+      const second = yield* Effect.flip(Layer.build(client({ DATA_DIR: dir })))
+      expect(second._tag).toBe("EmbeddedPostgresError")
+      expect(second.message).toContain(`in use by process ${process.pid}`)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("is taken over when the process that locked it is gone", () =>
+    Effect.gen(function* () {
+      const dir = yield* freshDataDir
+      // A pid far above any real one stands for a crashed owner.
+      writeFileSync(join(dir, "foundation.lock"), "2147483646")
+      const tables = yield* Effect.flatMap(runMigrations, () => tablesOf).pipe(
+        Effect.provide(client({ DATA_DIR: dir }))
+      )
+      expect(tables).toContain("users")
     }).pipe(Effect.scoped)
   )
 })

@@ -17,7 +17,7 @@ import type * as Scope from "effect/Scope"
 import * as Str from "effect/String"
 import * as Pg from "pg"
 import { FoundationConfig, type FoundationSettings } from "../FoundationConfig.js"
-import { embeddedPostgres } from "./EmbeddedPostgres.js"
+import { type EmbeddedPostgresError, embeddedPostgres } from "./EmbeddedPostgres.js"
 import { runMigrations } from "./Migrations.js"
 
 const INT8_OID = 20
@@ -33,7 +33,9 @@ const types: Pg.CustomTypesConfig = {
       : Pg.types.getTypeParser(oid, format)) as Pg.CustomTypesConfig["getTypeParser"]
 }
 
-const poolOptions = (settings: FoundationSettings): Effect.Effect<Pg.PoolConfig, never, Scope.Scope> =>
+const poolOptions = (
+  settings: FoundationSettings
+): Effect.Effect<Pg.PoolConfig, EmbeddedPostgresError, Scope.Scope> =>
   Option.match(settings.databaseUrl, {
     onSome: (url) =>
       Effect.succeed({
@@ -46,7 +48,7 @@ const poolOptions = (settings: FoundationSettings): Effect.Effect<Pg.PoolConfig,
         types
       }),
     onNone: () =>
-      Effect.map(embeddedPostgres(settings.dataDir).pipe(Effect.orDie), ({ host, port }) => ({
+      Effect.map(embeddedPostgres(settings.dataDir), ({ host, port }) => ({
         host,
         port,
         user: "postgres",
@@ -88,20 +90,23 @@ const describeCause = (cause: unknown): string =>
   cause instanceof Error ? cause.message : Str.isString(cause) ? cause : "unknown error"
 
 /** The client, connected; without migrations (the bench baseline and migration tests use it too). */
-export const layerClient: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError, FoundationConfig> =
-  Layer.scopedContext(
-    Effect.gen(function* () {
-      const settings = yield* FoundationConfig
-      const options = yield* poolOptions(settings)
-      const client = yield* PgClient.fromPool({
-        acquire: openPool(options),
-        applicationName: "foundation",
-        transformResultNames: Str.snakeToCamel,
-        transformQueryNames: Str.camelToSnake
-      })
-      return Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+export const layerClient: Layer.Layer<
+  PgClient.PgClient | SqlClient.SqlClient,
+  SqlError | EmbeddedPostgresError,
+  FoundationConfig
+> = Layer.scopedContext(
+  Effect.gen(function* () {
+    const settings = yield* FoundationConfig
+    const options = yield* poolOptions(settings)
+    const client = yield* PgClient.fromPool({
+      acquire: openPool(options),
+      applicationName: "foundation",
+      transformResultNames: Str.snakeToCamel,
+      transformQueryNames: Str.camelToSnake
     })
-  ).pipe(Layer.provide(Reactivity.layer))
+    return Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+  })
+).pipe(Layer.provide(Reactivity.layer))
 
 /** The client with the schema brought up to date before anything uses it. */
 export const layerDatabase = Layer.effectDiscard(

@@ -11,11 +11,53 @@ import {
   postgresFoundationServer,
   sessionFrom,
   signUp,
-  sqlQuery
+  sqlQuery,
+  uniqueEmail
 } from "./support/FoundationClient.js"
 
 describe.skipIf(!hasPostgres)("foundation storage on PostgreSQL", () => {
   layer(postgresFoundationServer(), { timeout: 120_000, excludeTestServices: true })((it) => {
+    it.effect("concurrent sign-ups with one email: exactly one account, the others 409", () =>
+      Effect.gen(function* () {
+        const email = uniqueEmail("race")
+        const responses = yield* Effect.all(
+          Array.from({ length: 8 }, (_, i) =>
+            call("/auth/sign-up", { body: { email, password: "long enough password", name: `Racer ${i}` } })
+          ),
+          { concurrency: "unbounded" }
+        )
+        const statuses = responses.map((response) => response.status).sort()
+        expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409])
+        const rows = yield* sqlQuery("SELECT count(*)::int AS n FROM users WHERE lower(email) = lower($1)", [
+          email
+        ])
+        expect(rows[0]?.n).toBe(1)
+        const messages = yield* sqlQuery("SELECT count(*)::int AS n FROM outbox WHERE recipient = $1", [
+          email
+        ])
+        expect(messages[0]?.n).toBe(1)
+      })
+    )
+
+    it.effect("concurrent creations with one slug: exactly one organization, the others 409", () =>
+      Effect.gen(function* () {
+        const account = yield* signUp("slug-race")
+        const slug = `race-${Date.now()}`
+        const responses = yield* Effect.all(
+          Array.from({ length: 6 }, (_, i) =>
+            call("/organizations", { session: account.session, body: { name: `Race ${i}`, slug } })
+          ),
+          { concurrency: "unbounded" }
+        )
+        expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409, 409, 409, 409])
+        const members = yield* sqlQuery(
+          "SELECT count(*)::int AS n FROM members m JOIN organizations o ON o.id = m.organization_id WHERE o.slug = $1",
+          [slug]
+        )
+        expect(members[0]?.n).toBe(1)
+      })
+    )
+
     it.effect("an expired session is 401", () =>
       Effect.gen(function* () {
         const account = yield* signUp("expired-session")

@@ -16,6 +16,13 @@ export interface CatalogSettings {
   readonly cursorSecret: Option.Option<Redacted.Redacted>
   /** Origins allowed to call /mcp from a browser, besides requests without an Origin. */
   readonly mcpAllowedOrigins: ReadonlyArray<string>
+  /** Host names allowed in the Host header of /mcp requests, besides loopback names, HOST and the public URL's. */
+  readonly mcpAllowedHosts: ReadonlyArray<string>
+  /**
+   * The address the server listens on (HOST), read here too because features do not import the
+   * server's settings: the MCP Host rule allows it.
+   */
+  readonly listenHost: string
 }
 
 export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all({
@@ -26,7 +33,9 @@ export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all(
   ),
   trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   cursorSecret: Config.option(Config.redacted("CATALOG_CURSOR_SECRET")),
-  mcpAllowedOrigins: Config.array(Config.string(), "MCP_ALLOWED_ORIGINS").pipe(Config.withDefault([]))
+  mcpAllowedOrigins: Config.array(Config.string(), "MCP_ALLOWED_ORIGINS").pipe(Config.withDefault([])),
+  mcpAllowedHosts: Config.array(Config.string(), "MCP_ALLOWED_HOSTS").pipe(Config.withDefault([])),
+  listenHost: Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
 })
 
 export class CatalogConfig extends Context.Tag("CatalogConfig")<CatalogConfig, CatalogSettings>() {

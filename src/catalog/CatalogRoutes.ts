@@ -15,17 +15,19 @@ import { respondPrepared } from "../http/PreparedHttp.js"
 import { CatalogLive } from "./Catalog.js"
 import { CatalogConfig } from "./CatalogConfig.js"
 import { CatalogRateLimit } from "./CatalogRateLimit.js"
+import { CatalogReadsLive } from "./CatalogReads.js"
 import { CatalogApi } from "./http/CatalogApi.js"
 import { makeCatalogFastPath } from "./http/CatalogFastPath.js"
 import { CatalogHandlersLive } from "./http/CatalogHandlers.js"
 import { CatalogOperations, CatalogOperationsLive } from "./http/CatalogOperations.js"
 import { spendRequests } from "./http/RateLimited.js"
+import { McpRoutes } from "./mcp/McpRoutes.js"
 import { SearchLive } from "./Search.js"
 
 class CatalogApiApp extends Context.Tag("CatalogApiApp")<CatalogApiApp, ApiApp>() {}
 
 /** Everything the catalog's surfaces answer from, loaded once. */
-export const CatalogServicesLive = CatalogOperationsLive.pipe(
+export const CatalogServicesLive = Layer.mergeAll(CatalogOperationsLive, CatalogReadsLive).pipe(
   Layer.provideMerge(SearchLive),
   Layer.provideMerge(CatalogLive),
   Layer.provideMerge(CatalogRateLimit.layer),
@@ -61,7 +63,8 @@ const FastPath = Layer.effectDiscard(
 export const layerCatalog = Layer.mergeAll(
   mountApiApp(CatalogApiApp, "/*"),
   DescriptionRoutes,
-  FastPath
+  FastPath,
+  McpRoutes
 ).pipe(
   Layer.provide(layerApiApp(CatalogApiApp, CatalogApi, CatalogHandlersLive)),
   Layer.provide(CatalogServicesLive)

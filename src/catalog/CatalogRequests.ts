@@ -1,0 +1,58 @@
+// What the agent surfaces (MCP tools, RPC procedures) accept: the REST parameters as typed JSON
+// values. Page size and session reuse the type side of the REST parameter schemas, so the bounds
+// and their messages exist once; the JSON Schema of each MCP tool and the RPC payloads derive from here.
+import * as Schema from "effect/Schema"
+import { Cursor } from "./domain/Collections.js"
+import { Slug } from "./domain/Episode.js"
+import { Limit, Session } from "./http/CatalogApi.js"
+
+/** 1..50, default 10 (the REST `limit`, as a number). */
+export const PageSize = Schema.typeSchema(Limit)
+/** A session (season) number (the REST `session`, as a number). */
+export const SessionNumber = Schema.typeSchema(Session)
+
+/** Words to search for: at most 500 characters, as in REST. */
+export const SearchText = Schema.String.pipe(
+  Schema.maxLength(500, { message: () => "must be at most 500 characters", title: "Search words" })
+)
+
+/** A cursor from the previous page; at most 200 characters, as in REST. */
+export const PageCursor = Cursor.pipe(
+  Schema.maxLength(200, {
+    message: () => "is not a cursor this service issued",
+    title: "Cursor",
+    description: "The nextCursor of the previous page, sent with the same query and session."
+  })
+)
+
+/** Unknown fields are refused, as REST refuses unknown parameters. */
+const strict = { parseOptions: { onExcessProperty: "error" } } as const
+
+export const EpisodeSearchRequest = Schema.Struct({
+  query: Schema.optional(
+    SearchText.annotations({
+      description: "Words to search for; without it, episodes are listed newest first."
+    })
+  ),
+  session: Schema.optional(SessionNumber),
+  limit: Schema.optional(PageSize),
+  cursor: Schema.optional(PageCursor)
+}).annotations({ ...strict, description: "Search or page through episodes." })
+export type EpisodeSearchRequest = typeof EpisodeSearchRequest.Type
+
+export const TranscriptSearchRequest = Schema.Struct({
+  query: SearchText.annotations({
+    description: "Words to search for: at least one of two or more letters or digits."
+  }),
+  session: Schema.optional(SessionNumber),
+  limit: Schema.optional(PageSize),
+  cursor: Schema.optional(PageCursor)
+}).annotations({ ...strict, description: "Search the text of the transcripts." })
+export type TranscriptSearchRequest = typeof TranscriptSearchRequest.Type
+
+export const EpisodeRequest = Schema.Struct({
+  slug: Slug.annotations({
+    description: "The episode's slug: its number as text, negative for bonus episodes."
+  })
+}).annotations({ ...strict, description: "One episode by slug." })
+export type EpisodeRequest = typeof EpisodeRequest.Type

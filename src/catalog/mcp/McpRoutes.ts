@@ -1,0 +1,144 @@
+// `/mcp` and `/mcp/docs` over Streamable HTTP, stateless: every POST gets a fresh MCP server and a
+// web-standard transport answering in JSON, bridged with `HttpApp.fromWebHandler`. Before the SDK
+// sees a request we apply our rules: Host and Origin (403), methods (405: without sessions there is
+// no stream to GET and nothing to DELETE), body size (413) and the catalog's rate limit (429), all
+// in the error envelope.
+
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import * as Effect from "effect/Effect"
+import { MethodNotAllowed, PayloadTooLarge } from "../../http/ApiError.js"
+import { clientAddress } from "../../http/ClientAddress.js"
+import { errorResponse } from "../../http/ErrorResponse.js"
+import { Catalog } from "../Catalog.js"
+import { CatalogConfig } from "../CatalogConfig.js"
+import { CatalogRateLimit, rateLimitExceeded } from "../CatalogRateLimit.js"
+import { CatalogReads } from "../CatalogReads.js"
+import { Search } from "../Search.js"
+import { catalogTools } from "./CatalogTools.js"
+import { docsResources, docsTools } from "./DocsTools.js"
+import { type McpAccess, makeMcpAccess } from "./McpAccess.js"
+import { makeToolServerFactory } from "./ToolServer.js"
+
+/** MCP requests are a JSON-RPC message of a few hundred bytes; this leaves ample room. */
+export const maxMcpBodyBytes = 64 * 1024
+
+const allowedMethods = ["POST", "OPTIONS"]
+
+/** What a browser from an allowed origin needs to hear before it sends the POST. */
+const preflightHeaders = {
+  "access-control-allow-methods": "POST",
+  "access-control-allow-headers": "content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
+  "access-control-max-age": "600"
+}
+
+/** One JSON-RPC exchange with a server built for this request alone. */
+const exchange = (build: () => Server) =>
+  HttpApp.fromWebHandler(async (request) => {
+    const server = build()
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      enableJsonResponse: true,
+      maxRequestBodySize: maxMcpBodyBytes
+    })
+    await server.connect(transport)
+    try {
+      return await transport.handleRequest(request)
+    } finally {
+      // In JSON mode the response is complete here; closing frees the server and transport.
+      await server.close()
+    }
+  })
+
+const endpoint = (
+  build: () => Server,
+  access: McpAccess,
+  limit: typeof CatalogRateLimit.Service
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const refusal = access.refusal(request.headers)
+    if (refusal !== undefined) return errorResponse(refusal)
+    const cors = access.corsHeaders(request.headers.origin)
+    const withCors = (response: HttpServerResponse.HttpServerResponse) =>
+      HttpServerResponse.setHeaders(response, cors)
+    if (request.method === "OPTIONS") {
+      return HttpServerResponse.empty({
+        status: 204,
+        headers: {
+          allow: allowedMethods.join(", "),
+          ...cors,
+          ...(cors.vary === undefined ? {} : preflightHeaders)
+        }
+      })
+    }
+    if (request.method !== "POST") {
+      return withCors(
+        errorResponse(
+          new MethodNotAllowed({
+            message: `${request.method} is not allowed: this MCP endpoint is stateless (no sessions, no event stream); POST JSON-RPC messages.`,
+            allow: allowedMethods
+          })
+        )
+      )
+    }
+    if (Number(request.headers["content-length"] ?? 0) > maxMcpBodyBytes) {
+      return withCors(
+        errorResponse(
+          new PayloadTooLarge({
+            message: `An MCP request body holds at most ${maxMcpBodyBytes} bytes.`,
+            data: { maxBytes: maxMcpBodyBytes }
+          })
+        )
+      )
+    }
+    const decision = limit.take(clientAddress(request, limit.trustProxy))
+    if (!decision.allowed) {
+      return withCors(errorResponse(rateLimitExceeded(limit.perMinute, decision.retryAfterSeconds)))
+    }
+    // The SDK answers protocol problems itself (406 without both Accept types, 415, JSON-RPC parse
+    // errors); a failure of the bridge is a defect, logged and answered 500 by the router.
+    return withCors(yield* Effect.orDie(exchange(build)))
+  })
+
+/** Both MCP servers on the shared router, built from the catalog's services. */
+export const McpRoutes = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    const catalog = yield* Catalog
+    const search = yield* Search
+    const reads = yield* CatalogReads
+    const config = yield* CatalogConfig
+    const limit = yield* CatalogRateLimit
+    const access = makeMcpAccess({
+      listenHost: config.listenHost,
+      publicUrl: catalog.manifest.baseUrl,
+      allowedHosts: config.mcpAllowedHosts,
+      allowedOrigins: config.mcpAllowedOrigins
+    })
+    const catalogServer = makeToolServerFactory({
+      name: "podcast-catalog",
+      title: "Podcast catalog",
+      version: "1.0.0",
+      instructions:
+        "Read-only tools over a podcast's episodes and transcripts. Find episodes with search_episodes, read one " +
+        "with get_episode, find what was said with search_transcripts, read a transcript with get_transcript " +
+        "(check transcriptAvailable first). Slugs are episode numbers as text.",
+      tools: catalogTools(reads)
+    })
+    const docsServer = makeToolServerFactory({
+      name: "podcast-catalog-docs",
+      title: "Podcast catalog documentation",
+      version: "1.0.0",
+      instructions:
+        "The service's documentation: search it with search_docs, read a page with get_doc, or list and read " +
+        "the pages as resources.",
+      tools: docsTools(catalog, search),
+      resources: docsResources(catalog)
+    })
+    yield* router.add("*", "/mcp", endpoint(catalogServer, access, limit))
+    yield* router.add("*", "/mcp/docs", endpoint(docsServer, access, limit))
+  })
+)

@@ -1,0 +1,76 @@
+// What the MCP tool `get_transcript` returns (catalog-service §4 rule 4, extensions §7): the
+// transcript without its paragraph list, its text cut to `max_characters`, with `truncated` and
+// the full length, so a long transcript cannot fill a model's context by accident. Characters are
+// Unicode code points, as a client in any language counts them.
+import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
+import { Slug } from "../domain/Episode.js"
+import { Transcript } from "../domain/Transcript.js"
+
+export const maxCharactersBounds = { minimum: 1, maximum: 200_000, default: 20_000 } as const
+
+export const MaxCharacters = Schema.Int.pipe(
+  Schema.between(maxCharactersBounds.minimum, maxCharactersBounds.maximum, {
+    message: () => `must be an integer from ${maxCharactersBounds.minimum} to ${maxCharactersBounds.maximum}`
+  }),
+  Schema.annotations({
+    description: `How many characters of text to return (default ${maxCharactersBounds.default}).`,
+    jsonSchema: { type: "integer", ...maxCharactersBounds }
+  })
+)
+
+export const TranscriptExcerptRequest = Schema.Struct({
+  slug: Slug.annotations({
+    description: "The episode's slug: its number as text, negative for bonus episodes."
+  }),
+  max_characters: Schema.optional(MaxCharacters)
+}).annotations({
+  parseOptions: { onExcessProperty: "error" },
+  description: "One transcript, cut to max_characters."
+})
+export type TranscriptExcerptRequest = typeof TranscriptExcerptRequest.Type
+
+export class TranscriptExcerpt extends Schema.Class<TranscriptExcerpt>("TranscriptExcerpt")({
+  ...Struct.omit(Transcript.fields, "paragraphs", "text"),
+  /** The first `max_characters` characters of the transcript's text. */
+  text: Schema.String,
+  /** Whether `text` is shorter than the transcript. */
+  truncated: Schema.Boolean,
+  /** The length of the whole text, in characters. */
+  totalCharacters: Schema.Int.pipe(Schema.nonNegative()),
+  /** The number of paragraphs of the whole transcript (REST and RPC return them all). */
+  paragraphCount: Schema.Int.pipe(Schema.nonNegative())
+}) {}
+
+/** The first `max` code points of `text`, and how many code points the whole text has. */
+const cutCodePoints = (text: string, max: number): { readonly kept: string; readonly total: number } => {
+  let total = 0
+  let end = text.length
+  for (let i = 0; i < text.length; i++) {
+    if (total === max) end = Math.min(end, i)
+    const code = text.charCodeAt(i)
+    // A high surrogate and the low one after it are one character.
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++
+    total++
+  }
+  return { kept: total > max ? text.slice(0, end) : text, total }
+}
+
+export const excerptOf = (transcript: Transcript, maxCharacters: number): TranscriptExcerpt => {
+  const { kept, total } = cutCodePoints(transcript.text, maxCharacters)
+  return new TranscriptExcerpt(
+    {
+      slug: transcript.slug,
+      title: transcript.title,
+      language: transcript.language,
+      format: transcript.format,
+      source: transcript.source,
+      context: transcript.context,
+      text: kept,
+      truncated: total > maxCharacters,
+      totalCharacters: total,
+      paragraphCount: transcript.paragraphs.length
+    },
+    true
+  )
+}

@@ -1,0 +1,43 @@
+// The real service over a snapshot freshly built from the demo podcast in content/ (feed,
+// transcripts and docs, as the repository has them), foundation off: what the agent-facing tests
+// (MCP, RPC, ask) run against, since they need real people, topics and documentation.
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { buildCatalog } from "../../build/BuildCatalog.js"
+import { testServer } from "./TestServer.js"
+
+const content = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "content")
+
+/** The public URL the test snapshot's links are built for. */
+export const contentBaseUrl = "http://catalog.test"
+
+/** Builds content/ into a fresh temporary folder. */
+export const buildContentSnapshot = Effect.suspend(() => {
+  const out = mkdtempSync(join(tmpdir(), "content-snapshot-"))
+  return Effect.as(
+    buildCatalog({
+      feed: join(content, "feed.xml"),
+      docs: join(content, "docs"),
+      out,
+      baseUrl: contentBaseUrl,
+      sourceDateEpoch: undefined,
+      progress: () => {}
+    }),
+    out
+  )
+})
+
+/** The service on a free port over the content snapshot; `settings` are extra environment variables. */
+export const contentTestServer = (settings: Record<string, string> = {}) =>
+  Layer.unwrapEffect(
+    Effect.map(buildContentSnapshot, (directory) =>
+      testServer({ FOUNDATION_ENABLED: "false", CATALOG_DIR: directory, ...settings })
+    )
+  ).pipe(Layer.orDie)
+
+/** The content folder, for tests that compare answers with the sources. */
+export const contentDirectory = content

@@ -108,6 +108,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
               () => Effect.fail(emailTaken())
             )
           )
+        yield* outbox.wake
         return { user: yield* existingProfile(userId), sessionToken: session.token } satisfies SignedIn
       })
 
@@ -161,6 +162,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
         if (user.email.toLowerCase() === email.toLowerCase()) return
         if (yield* users.emailInUse(email)) return
         yield* sql.withTransaction(sendVerification(principal.userId, email, "change-email"))
+        yield* outbox.wake
       })
 
     /** Changes the password and revokes every other session of the user. */

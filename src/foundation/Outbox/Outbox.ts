@@ -30,15 +30,17 @@ export class Outbox extends Effect.Service<Outbox>()("Outbox", {
     /** Writes a message; call it inside the transaction of the change that causes it. */
     const enqueue = (message: NewMessage): Effect.Effect<void, SqlError> =>
       sql`INSERT INTO outbox (kind, recipient, link) VALUES (${message.kind}, ${message.recipient}, ${message.link})`.pipe(
-        Effect.zipRight(doorbell.offer(undefined)),
         Effect.asVoid
       )
+
+    /** Tells the local worker to look now; call it once the transaction has committed. */
+    const wake: Effect.Effect<void> = Effect.asVoid(doorbell.offer(undefined))
 
     /** `<PUBLIC_ORIGIN><path>?token=…` */
     const link = (path: `/${string}`, token: string) =>
       `${publicOrigin}${path}?token=${encodeURIComponent(token)}`
 
-    return { enqueue, link, doorbell }
+    return { enqueue, wake, link, doorbell }
   })
 }) {}
 

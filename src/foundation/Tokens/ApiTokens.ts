@@ -59,9 +59,11 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
         const token = `${TOKEN_PREFIX}${randomSecret(40)}`
         const id = newId("tok")
         const scopes = [...new Set(input.scopes)].sort()
+        // Scopes come from a closed enumeration, so this array literal needs no escaping.
+        const scopesLiteral = `{${scopes.join(",")}}`
         const [row] = yield* sql<{ createdAt: Date; expiresAt: Date }>`
           INSERT INTO api_tokens (id, organization_id, name, scopes, prefix, token_hash, created_by, expires_at)
-          VALUES (${id}, ${input.organizationId}, ${input.name}, ${`{${scopes.join(",")}}`}::text[], ${token.slice(0, SHOWN_LENGTH)},
+          VALUES (${id}, ${input.organizationId}, ${input.name}, ${scopesLiteral}::text[], ${token.slice(0, SHOWN_LENGTH)},
             ${hashSecret(token)}, ${input.createdBy}, now() + make_interval(days => ${input.expiresInDays}::int))
           RETURNING created_at, expires_at`
         if (row === undefined) return yield* Effect.dieMessage("INSERT … RETURNING gave no row")

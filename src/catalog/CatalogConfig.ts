@@ -23,6 +23,8 @@ export interface CatalogSettings {
    * server's settings: the MCP Host rule allows it.
    */
   readonly listenHost: string
+  /** Answer hot reads before the Effect router (off only to compare the two paths). */
+  readonly fastPath: boolean
 }
 
 export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all({
@@ -35,7 +37,8 @@ export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all(
   cursorSecret: Config.option(Config.redacted("CATALOG_CURSOR_SECRET")),
   mcpAllowedOrigins: Config.array(Config.string(), "MCP_ALLOWED_ORIGINS").pipe(Config.withDefault([])),
   mcpAllowedHosts: Config.array(Config.string(), "MCP_ALLOWED_HOSTS").pipe(Config.withDefault([])),
-  listenHost: Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+  listenHost: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  fastPath: Config.boolean("CATALOG_FAST_PATH").pipe(Config.withDefault(true))
 })
 
 export class CatalogConfig extends Context.Tag("CatalogConfig")<CatalogConfig, CatalogSettings>() {

@@ -12,6 +12,7 @@ import { apiReferenceResponse, openApiResponse } from "../http/ApiReference.js"
 import { errorResponse } from "../http/ErrorResponse.js"
 import { FastPaths } from "../http/NodeServer.js"
 import { respondPrepared } from "../http/PreparedHttp.js"
+import { AskLive } from "./ask/Ask.js"
 import { CatalogLive } from "./Catalog.js"
 import { CatalogConfig } from "./CatalogConfig.js"
 import { CatalogRateLimit } from "./CatalogRateLimit.js"
@@ -27,7 +28,7 @@ import { SearchLive } from "./Search.js"
 class CatalogApiApp extends Context.Tag("CatalogApiApp")<CatalogApiApp, ApiApp>() {}
 
 /** Everything the catalog's surfaces answer from, loaded once. */
-export const CatalogServicesLive = Layer.mergeAll(CatalogOperationsLive, CatalogReadsLive).pipe(
+export const CatalogServicesLive = Layer.mergeAll(CatalogOperationsLive, CatalogReadsLive, AskLive).pipe(
   Layer.provideMerge(SearchLive),
   Layer.provideMerge(CatalogLive),
   Layer.provideMerge(CatalogRateLimit.layer),
@@ -54,6 +55,7 @@ const DescriptionRoutes = HttpLayerRouter.use((router) =>
 
 const FastPath = Layer.effectDiscard(
   Effect.gen(function* () {
+    if (!(yield* CatalogConfig).fastPath) return
     const paths = yield* FastPaths
     paths.add(makeCatalogFastPath(yield* CatalogOperations, yield* CatalogRateLimit, openApi))
   })

@@ -86,7 +86,20 @@ const fromRequestError = (error: HttpServerError.RequestError): ApiError =>
             : "The request body could not be read."
       })
 
+const isDecodable = (path: string): boolean => {
+  try {
+    decodeURIComponent(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
 const fromRouteNotFound = (request: HttpServerRequest.HttpServerRequest, routes: RouteTable): ApiError => {
+  // The router cannot match a path it cannot decode; that is the client's malformed URL, not a miss.
+  if (!isDecodable(pathOf(request.url))) {
+    return new BadRequest({ message: "The request path is not valid percent-encoding." })
+  }
   const allow = routes.allowedMethods(request.url)
   return allow.length > 0
     ? new MethodNotAllowed({ message: `${request.method} is not allowed on this resource.`, allow })

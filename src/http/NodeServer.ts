@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { PayloadTooLarge } from "./ApiError.js"
+import { BadRequest, PayloadTooLarge, toEnvelope } from "./ApiError.js"
 import { causeResponse } from "./ErrorResponse.js"
 import { writeNodeError } from "./NodeErrorWriter.js"
 import { makeRouteTable } from "./RouteTable.js"
@@ -76,6 +76,30 @@ export const refuseOversizedBody = (
   return true
 }
 
+const hasBody = (request: Http.IncomingMessage) =>
+  request.headers["transfer-encoding"] !== undefined ||
+  (request.headers["content-length"] !== undefined && request.headers["content-length"] !== "0")
+
+/**
+ * Every endpoint of this service reads JSON. A body in another media type is refused up front:
+ * left to the platform, a malformed multipart body fails deep inside its parser as a defect.
+ */
+export const refuseNonJsonBody = (request: Http.IncomingMessage, response: Http.ServerResponse): boolean => {
+  const type = request.headers["content-type"]
+  if (type === undefined || !hasBody(request)) return false
+  const media = type.split(";")[0]?.trim().toLowerCase() ?? ""
+  if (media === "application/json" || media.endsWith("+json")) return false
+  writeNodeError(
+    request,
+    response,
+    new BadRequest({
+      message: `Request bodies must be application/json, not ${media || "an empty media type"}.`
+    })
+  )
+  request.resume()
+  return true
+}
+
 const logAccess = (request: Http.IncomingMessage, response: Http.ServerResponse, started: bigint) => {
   response.once("finish", () => {
     const url = request.url ?? "/"
@@ -102,12 +126,27 @@ export const layerNodeServer = (options: NodeServerOptions) =>
       const server = Http.createServer((request, response) => {
         if (options.accessLog) logAccess(request, response, process.hrtime.bigint())
         if (refuseOversizedBody(request, response, options.maxBodyBytes)) return
+        if (refuseNonJsonBody(request, response)) return
         for (const handler of fast) {
           if (handler(request, response)) return
         }
         handleWithEffect(request, response)
       })
       server.keepAliveTimeout = 65_000
+      // Requests node cannot parse (bad characters, broken framing) still get the envelope.
+      server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+        if (!socket.writable) return socket.destroy()
+        const body = JSON.stringify(
+          toEnvelope(
+            new BadRequest({ message: `The request is not valid HTTP (${error.code ?? "parse error"}).` })
+          )
+        )
+        // An answer to HEAD carries no body, even this one.
+        const isHead = error.rawPacket?.subarray(0, 5).toString("latin1") === "HEAD "
+        socket.end(
+          `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${isHead ? "" : body}`
+        )
+      })
       yield* Effect.acquireRelease(
         Effect.async<void, Error>((resume) => {
           const onError = (error: Error) => resume(Effect.fail(error))

@@ -6,6 +6,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { NotAcceptable } from "./ApiError.js"
+import { errorResponse } from "./ErrorResponse.js"
 import { writeNodeError } from "./NodeErrorWriter.js"
 import { answer, type PreparedResponse } from "./PreparedResponse.js"
 
@@ -18,13 +19,14 @@ const header = (value: string | ReadonlyArray<string> | undefined): string | und
 
 export const respondPrepared = (
   prepared: PreparedResponse
-): Effect.Effect<HttpServerResponse.HttpServerResponse, NotAcceptable, HttpServerRequest.HttpServerRequest> =>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const result = answer(prepared, {
       acceptEncoding: header(request.headers["accept-encoding"]),
       ifNoneMatch: header(request.headers["if-none-match"])
     })
-    if (result.status === 406) return Effect.fail(notAcceptable)
+    if (result.status === 406)
+      return Effect.succeed(HttpServerResponse.setHeaders(errorResponse(notAcceptable), result.headers))
     if (result.variant === undefined)
       return Effect.succeed(HttpServerResponse.empty({ status: result.status, headers: result.headers }))
     return Effect.succeed(

@@ -61,8 +61,9 @@ export const negotiateCoding = (
     if (exact) return exact.q
     const star = preferences.find((p) => p.coding === "*")
     if (star) return star.q
-    // Identity is acceptable unless refused, explicitly or through "*;q=0".
-    return coding === "identity" ? 1 : 0
+    // Identity is acceptable unless refused, explicitly or through "*;q=0", but a coding the
+    // client names is preferred to it (RFC 9110 §12.5.3 makes identity acceptable, not preferred).
+    return coding === "identity" ? 0.001 : 0
   }
   let best: ContentCoding | undefined
   let bestQ = 0

@@ -42,18 +42,21 @@ export const buildFixtureSnapshot = (fixture: FixtureOptions = {}) =>
     return paths.out
   })
 
+/** The service (catalog only) on a free port over the snapshot in `directory`. */
+export const catalogServerOn = (directory: string, settings: Record<string, string> = {}) => {
+  const file = (path: string) => readFileSync(join(directory, path))
+  return Layer.merge(
+    testServer({ FOUNDATION_ENABLED: "false", CATALOG_DIR: directory, ...settings }),
+    Layer.succeed(FixtureSnapshot, {
+      directory,
+      file,
+      manifest: JSON.parse(file("manifest.json").toString("utf8"))
+    })
+  )
+}
+
 /** The service on a free port over a fresh fixture snapshot; `settings` are extra environment variables. */
 export const catalogTestServer = (settings: Record<string, string> = {}, fixture: FixtureOptions = {}) =>
   Layer.unwrapEffect(
-    Effect.map(buildFixtureSnapshot(fixture), (directory) => {
-      const file = (path: string) => readFileSync(join(directory, path))
-      return Layer.merge(
-        testServer({ FOUNDATION_ENABLED: "false", CATALOG_DIR: directory, ...settings }),
-        Layer.succeed(FixtureSnapshot, {
-          directory,
-          file,
-          manifest: JSON.parse(file("manifest.json").toString("utf8"))
-        })
-      )
-    })
+    Effect.map(buildFixtureSnapshot(fixture), (directory) => catalogServerOn(directory, settings))
   ).pipe(Layer.orDie)

@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { PayloadTooLarge } from "../../http/ApiError.js"
 import { respondPrepared } from "../../http/PreparedHttp.js"
+import { AskHandlersLive } from "../ask/AskHttp.js"
 import { Catalog } from "../Catalog.js"
 import { CatalogRateLimit } from "../CatalogRateLimit.js"
 import { maxBatchRequests } from "./Batch.js"
@@ -94,5 +95,6 @@ export const CatalogHandlersLive = Layer.mergeAll(
   SnapshotLive,
   BatchLive,
   SandboxLive,
+  AskHandlersLive,
   RateLimitedLive
 )

@@ -14,6 +14,7 @@ import {
   PayloadTooLarge,
   ServiceUnavailable
 } from "../../http/ApiError.js"
+import { AskGroup } from "../ask/AskApi.js"
 import { Cursor, EpisodePage, Health, TranscriptHitPage } from "../domain/Collections.js"
 import { EpisodeDetail, Slug } from "../domain/Episode.js"
 import { SnapshotManifest } from "../domain/Manifest.js"
@@ -156,6 +157,7 @@ export class CatalogApi extends HttpApi.make("catalog")
   .add(SnapshotGroup)
   .add(BatchGroup)
   .add(SandboxGroup)
+  .add(AskGroup)
   .middleware(RateLimited)
   .addError(errorDoc(NotAcceptable))
   .annotateContext(documentCatalogApi) {}

@@ -1,0 +1,62 @@
+// The ask endpoints as a group of the catalog's HttpApi, so /openapi.json documents them: POST /ask
+// with a JSON body and GET /ask?q=, both answering JSON, or server-sent events for
+// `Accept: text/event-stream` (added to the document by hand: one status cannot carry two schemas).
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { BadRequest, errorDoc } from "../../http/ApiError.js"
+import { AskAnswer } from "./AskAnswer.js"
+import { AskParams, AskRequest } from "./AskRequest.js"
+
+const eventStreamDescription =
+  "Sent instead of JSON for `Accept: text/event-stream`: the events `intent` (AskIntent), `episode` " +
+  "(an Episode, once per episode), `hit` (a TranscriptHit, once per hit), `answer` (AskComposition: the answer " +
+  "and its citations) and `done` (AskDone: how many of each were sent), each with JSON data; `error` (the error " +
+  "envelope) ends the stream instead when the question cannot be answered."
+
+const description =
+  "Answers a question in plain language from the catalog alone, with no outside model: it recognises episode " +
+  "numbers, seasons, hosts and guests, and topic words, searches episodes and transcripts with them, and composes " +
+  "an extractive answer whose every sentence ends with `[n]`, the 1-based index of its citation. " +
+  eventStreamDescription
+
+/** Adds the event-stream alternative to the 200 response of an operation. */
+const withEventStream = OpenApi.annotations({
+  transform: (operation) => {
+    const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>
+    const ok = responses["200"] ?? {}
+    return {
+      ...operation,
+      responses: {
+        ...responses,
+        "200": {
+          ...ok,
+          content: {
+            ...ok.content,
+            "text/event-stream": { schema: { type: "string", description: eventStreamDescription } }
+          }
+        }
+      }
+    }
+  }
+})
+
+export class AskGroup extends HttpApiGroup.make("ask")
+  .add(
+    HttpApiEndpoint.post("post", "/ask")
+      .setPayload(AskRequest)
+      .addSuccess(AskAnswer)
+      .addError(errorDoc(BadRequest))
+      .annotate(OpenApi.Summary, "Ask a question about the podcast (JSON or server-sent events)")
+      .annotate(OpenApi.Description, description)
+      .annotateContext(withEventStream)
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/ask")
+      .setUrlParams(AskParams)
+      .addSuccess(AskAnswer)
+      .addError(errorDoc(BadRequest))
+      .annotate(OpenApi.Summary, "Ask a question in the query string (JSON or server-sent events)")
+      .annotate(OpenApi.Description, description)
+      .annotateContext(withEventStream)
+  ) {}

@@ -1,0 +1,43 @@
+// What the ask endpoint takes (catalog-extensions §8): a question of 1 to 500 characters and how
+// many episodes and transcript hits to return. One schema for POST /ask, GET /ask and RPC `Ask`.
+import * as Schema from "effect/Schema"
+
+export const askLimitBounds = { minimum: 1, maximum: 20, default: 5 } as const
+
+const limitMessage = `must be an integer from ${askLimitBounds.minimum} to ${askLimitBounds.maximum}`
+const limitDescription = `How many episodes and transcript hits to return (default ${askLimitBounds.default}).`
+
+export const Question = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "must not be empty" }),
+  Schema.maxLength(500, { message: () => "must be at most 500 characters" }),
+  Schema.annotations({
+    title: "Question",
+    description: "A question in plain language, 1 to 500 characters.",
+    examples: ["What did Prudence Ashworth say about wheat starch paste?"]
+  })
+)
+
+export const AskLimit = Schema.Int.pipe(
+  Schema.between(askLimitBounds.minimum, askLimitBounds.maximum, { message: () => limitMessage }),
+  Schema.annotations({ description: limitDescription, jsonSchema: { type: "integer", ...askLimitBounds } })
+)
+
+export const AskRequest = Schema.Struct({
+  question: Question,
+  limit: Schema.optional(AskLimit)
+}).annotations({ identifier: "AskRequest", parseOptions: { onExcessProperty: "error" } })
+export type AskRequest = typeof AskRequest.Type
+
+/** `GET /ask?q=…&limit=…`: the same request in the query string. */
+export const AskParams = Schema.Struct({
+  q: Question,
+  limit: Schema.optional(
+    Schema.NumberFromString.pipe(
+      Schema.compose(AskLimit),
+      Schema.annotations({
+        description: limitDescription,
+        jsonSchema: { type: "integer", description: limitDescription, ...askLimitBounds }
+      })
+    )
+  )
+}).annotations({ parseOptions: { onExcessProperty: "error" } })

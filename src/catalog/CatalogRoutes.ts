@@ -13,7 +13,7 @@ import { errorResponse } from "../http/ErrorResponse.js"
 import { FastPaths } from "../http/NodeServer.js"
 import { respondPrepared } from "../http/PreparedHttp.js"
 import { AskLive } from "./ask/Ask.js"
-import { CatalogLive } from "./Catalog.js"
+import { Catalog, CatalogLive } from "./Catalog.js"
 import { CatalogConfig } from "./CatalogConfig.js"
 import { CatalogRateLimit } from "./CatalogRateLimit.js"
 import { CatalogReadsLive } from "./CatalogReads.js"
@@ -57,7 +57,19 @@ const FastPath = Layer.effectDiscard(
   Effect.gen(function* () {
     if (!(yield* CatalogConfig).fastPath) return
     const paths = yield* FastPaths
-    paths.add(makeCatalogFastPath(yield* CatalogOperations, yield* CatalogRateLimit, openApi))
+    const catalog = yield* Catalog
+    const operations = yield* CatalogOperations
+    const sources = {
+      episode: catalog.episodeResponse,
+      transcript: catalog.transcriptResponse,
+      file: catalog.fileResponse,
+      fixed: new Map([
+        ["/v1/snapshot", operations.manifest],
+        ["/health", operations.health],
+        ["/openapi.json", openApi]
+      ])
+    }
+    paths.add(makeCatalogFastPath(sources, yield* CatalogRateLimit))
   })
 )
 

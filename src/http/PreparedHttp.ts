@@ -52,15 +52,6 @@ export const writePrepared = (
     writeNodeError(request, response, notAcceptable, result.headers)
     return
   }
-  if (result.variant === undefined) {
-    response.writeHead(result.status, result.headers)
-    response.end()
-    return
-  }
-  response.writeHead(result.status, {
-    ...result.headers,
-    "content-type": prepared.contentType,
-    "content-length": result.variant.body.byteLength
-  })
-  response.end(request.method === "HEAD" ? undefined : result.variant.body)
+  response.writeHead(result.status, result.fullHeaders)
+  response.end(result.variant === undefined || request.method === "HEAD" ? undefined : result.variant.body)
 }

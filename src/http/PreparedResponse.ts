@@ -95,8 +95,10 @@ export const noneMatch = (ifNoneMatch: string | undefined, etag: string): boolea
 
 export interface Answer {
   readonly status: 200 | 304 | 406
-  /** Every header but Content-Type and Content-Length, which come with the body. */
-  readonly headers: Record<string, string>
+  /** ETag, Cache-Control, Vary, and Content-Encoding for a 200 (not Content-Type or -Length). */
+  readonly headers: Readonly<Record<string, string>>
+  /** The same plus Content-Type and Content-Length, for writers that send raw headers (200 only). */
+  readonly fullHeaders: Readonly<Record<string, string>>
   /** The variant whose bytes a 200 carries (HEAD included: its length is announced). */
   readonly variant: Variant | undefined
 }
@@ -106,28 +108,48 @@ export interface RequestFacts {
   readonly ifNoneMatch: string | undefined
 }
 
-const availableCache = new WeakMap<PreparedResponse, ReadonlySet<ContentCoding>>()
-const availableOf = (prepared: PreparedResponse): ReadonlySet<ContentCoding> => {
-  let available = availableCache.get(prepared)
-  if (!available) {
-    available = new Set(Object.keys(prepared.variants) as Array<ContentCoding>)
-    availableCache.set(prepared, available)
+interface Precomputed {
+  readonly available: ReadonlySet<ContentCoding>
+  readonly answers: Partial<Record<ContentCoding, { readonly ok: Answer; readonly notModified: Answer }>>
+}
+
+/** Hot responses are answered many times: their header sets are built once, on first use. */
+const precomputed = new WeakMap<PreparedResponse, Precomputed>()
+
+const precompute = (prepared: PreparedResponse): Precomputed => {
+  const available = new Set(Object.keys(prepared.variants) as Array<ContentCoding>)
+  const vary = [...(prepared.vary ?? []), ...(available.size > 1 ? ["Accept-Encoding"] : [])].join(", ")
+  const answers: Precomputed["answers"] = {}
+  for (const coding of available) {
+    const chosen = prepared.variants[coding] ?? prepared.variants.identity
+    const cacheHeaders: Record<string, string> = { etag: chosen.etag, "cache-control": prepared.cacheControl }
+    if (vary !== "") cacheHeaders.vary = vary
+    const headers = coding === "identity" ? cacheHeaders : { ...cacheHeaders, "content-encoding": coding }
+    const fullHeaders = {
+      ...headers,
+      "content-type": prepared.contentType,
+      "content-length": String(chosen.body.byteLength)
+    }
+    answers[coding] = {
+      ok: { status: 200, headers, fullHeaders, variant: chosen },
+      notModified: { status: 304, headers: cacheHeaders, fullHeaders: cacheHeaders, variant: undefined }
+    }
   }
-  return available
+  const result = { available, answers }
+  precomputed.set(prepared, result)
+  return result
 }
 
 /** The answer to a GET or HEAD for a prepared response. */
 export const answer = (prepared: PreparedResponse, request: RequestFacts): Answer => {
-  const available = availableOf(prepared)
+  const { available, answers } = precomputed.get(prepared) ?? precompute(prepared)
   const coding = negotiateCoding(request.acceptEncoding, available)
-  if (coding === undefined) return { status: 406, headers: { vary: "Accept-Encoding" }, variant: undefined }
-  const chosen = prepared.variants[coding] ?? prepared.variants.identity
-  const headers: Record<string, string> = { etag: chosen.etag, "cache-control": prepared.cacheControl }
-  const vary = available.size > 1 ? [...(prepared.vary ?? []), "Accept-Encoding"] : (prepared.vary ?? [])
-  if (vary.length > 0) headers.vary = vary.join(", ")
-  if (noneMatch(request.ifNoneMatch, chosen.etag)) return { status: 304, headers, variant: undefined }
-  if (coding !== "identity") headers["content-encoding"] = coding
-  return { status: 200, headers, variant: chosen }
+  const chosen = coding === undefined ? undefined : answers[coding]
+  if (chosen === undefined) {
+    const headers = { vary: "Accept-Encoding" }
+    return { status: 406, headers, fullHeaders: headers, variant: undefined }
+  }
+  return noneMatch(request.ifNoneMatch, chosen.ok.variant?.etag ?? "") ? chosen.notModified : chosen.ok
 }
 
 /** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */

@@ -10,7 +10,6 @@ import { writePrepared } from "../../http/PreparedHttp.js"
 import type { PreparedResponse } from "../../http/PreparedResponse.js"
 import { type CatalogRateLimitService, rateLimitExceeded } from "../CatalogRateLimit.js"
 import { maxBatchBodyBytes } from "./Batch.js"
-import type { CatalogOperationsService } from "./CatalogOperations.js"
 
 const decode = (segment: string): string | undefined => {
   try {
@@ -20,39 +19,33 @@ const decode = (segment: string): string | undefined => {
   }
 }
 
+/** What the fast path can answer: lookups that miss with undefined, and fixed paths. */
+export interface FastPathSources {
+  readonly episode: (slug: string) => PreparedResponse | undefined
+  readonly transcript: (slug: string) => PreparedResponse | undefined
+  readonly file: (path: string) => PreparedResponse | undefined
+  /** Paths with one answer each: the manifest, health, the OpenAPI document. */
+  readonly fixed: ReadonlyMap<string, PreparedResponse>
+}
+
 export const makeCatalogFastPath = (
-  operations: CatalogOperationsService,
-  limit: CatalogRateLimitService,
-  openApi: PreparedResponse
+  sources: FastPathSources,
+  limit: CatalogRateLimitService
 ): FastHandler => {
   const lookup = (path: string): PreparedResponse | undefined => {
     if (path.startsWith("/v1/episodes/")) {
       const slug = decode(path.slice("/v1/episodes/".length))
-      return slug === undefined || slug.includes("/")
-        ? undefined
-        : operations.episode(slug).pipe((r) => (r._tag === "Right" ? r.right : undefined))
+      return slug === undefined ? undefined : sources.episode(slug)
     }
     if (path.startsWith("/v1/transcripts/")) {
       const slug = decode(path.slice("/v1/transcripts/".length))
-      if (slug === undefined || slug === "search" || slug.includes("/")) return undefined
-      return operations.transcript(slug).pipe((r) => (r._tag === "Right" ? r.right : undefined))
+      return slug === undefined ? undefined : sources.transcript(slug)
     }
     if (path.startsWith("/snapshot/")) {
       const file = decode(path.slice("/snapshot/".length))
-      return file === undefined
-        ? undefined
-        : operations.file(file).pipe((r) => (r._tag === "Right" ? r.right : undefined))
+      return file === undefined ? undefined : sources.file(file)
     }
-    switch (path) {
-      case "/v1/snapshot":
-        return operations.manifest
-      case "/health":
-        return operations.health
-      case "/openapi.json":
-        return openApi
-      default:
-        return undefined
-    }
+    return sources.fixed.get(path)
   }
 
   return (request, response) => {

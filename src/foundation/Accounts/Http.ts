@@ -11,7 +11,7 @@ import { FoundationApi } from "../FoundationApi.js"
 import { clientInfo, rejectForeignOrigin } from "../Security/ClientInfo.js"
 import { CurrentSession } from "../Security/Principal.js"
 import { clearedSessionCookie, sessionCookie } from "../Security/SessionCookie.js"
-import { Accounts } from "./Accounts.js"
+import { Accounts, type ClientInfo, type SignedIn } from "./Accounts.js"
 import { Sessions } from "./Sessions.js"
 
 const setCookie = (value: string) =>
@@ -23,23 +23,19 @@ export const AuthHttp = HttpApiBuilder.group(FoundationApi, "auth", (handlers) =
   Effect.gen(function* () {
     const accounts = yield* Accounts
     const sessions = yield* Sessions
+
+    /** Signs in by `signIn`, sets the session cookie and answers `{ user }`. */
+    const startSession = <E>(signIn: (client: ClientInfo) => Effect.Effect<SignedIn, E>) =>
+      Effect.gen(function* () {
+        yield* rejectForeignOrigin
+        const signedIn = yield* signIn(yield* clientInfo)
+        yield* setCookie(sessionCookie(signedIn.sessionToken, sessions.ttl))
+        return { user: signedIn.user }
+      }).pipe(orUnavailable)
+
     return handlers
-      .handle("signUp", ({ payload }) =>
-        Effect.gen(function* () {
-          yield* rejectForeignOrigin
-          const signedIn = yield* accounts.signUp(payload, yield* clientInfo)
-          yield* setCookie(sessionCookie(signedIn.sessionToken, sessions.ttl))
-          return { user: signedIn.user }
-        }).pipe(orUnavailable)
-      )
-      .handle("signIn", ({ payload }) =>
-        Effect.gen(function* () {
-          yield* rejectForeignOrigin
-          const signedIn = yield* accounts.signIn(payload, yield* clientInfo)
-          yield* setCookie(sessionCookie(signedIn.sessionToken, sessions.ttl))
-          return { user: signedIn.user }
-        }).pipe(orUnavailable)
-      )
+      .handle("signUp", ({ payload }) => startSession((client) => accounts.signUp(payload, client)))
+      .handle("signIn", ({ payload }) => startSession((client) => accounts.signIn(payload, client)))
       .handle("signOut", () =>
         Effect.gen(function* () {
           yield* accounts.signOut(yield* CurrentSession)

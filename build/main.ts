@@ -4,8 +4,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { parseArgs } from "node:util"
-import * as Effect from "effect/Effect"
-import { buildCatalog } from "./BuildCatalog.js"
 
 const { values } = parseArgs({
   options: {
@@ -66,6 +64,10 @@ const progress = (message: string) => {
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+
+// Imported only now: deciding that nothing needs building should not pay for loading the compiler.
+const { buildCatalog } = await import("./BuildCatalog.js")
+const Effect = await import("effect/Effect")
 
 const program = buildCatalog({ feed: values.feed, docs, out, baseUrl, sourceDateEpoch, progress }).pipe(
   Effect.match({

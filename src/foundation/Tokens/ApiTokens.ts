@@ -4,7 +4,8 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { BadRequest, NotFound } from "../../http/ApiError.js"
+import { NotFound } from "../../http/ApiError.js"
+import { decodeCursor, pageOf } from "../Database/KeysetPage.js"
 import type { PageRequest, Scope } from "../Domain/Common.js"
 import type { ApiKeyPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
@@ -30,19 +31,6 @@ interface TokenRow {
 export const TOKEN_PREFIX = "fst_"
 /** The leading characters kept in clear to tell tokens apart in lists. */
 const SHOWN_LENGTH = TOKEN_PREFIX.length + 8
-
-/** Keyset cursor: `<created_at in ms>.<id>`, base64url-encoded so it is opaque. */
-const encodeCursor = (createdAt: Date, id: string) =>
-  Buffer.from(`${createdAt.getTime()}.${id}`).toString("base64url")
-
-const decodeCursor = (cursor: string): Option.Option<{ createdAt: Date; id: string }> => {
-  const text = Buffer.from(cursor, "base64url").toString()
-  const dot = text.indexOf(".")
-  const millis = Number(text.slice(0, dot))
-  return dot > 0 && Number.isSafeInteger(millis) && dot < text.length - 1
-    ? Option.some({ createdAt: new Date(millis), id: text.slice(dot + 1) })
-    : Option.none()
-}
 
 export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
   effect: Effect.gen(function* () {
@@ -91,10 +79,7 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
     /** The organization's tokens that are not revoked (expired ones included), newest first. */
     const list = (organizationId: string, page: PageRequest) =>
       Effect.gen(function* () {
-        const after = page.cursor === undefined ? Option.none() : decodeCursor(page.cursor)
-        if (page.cursor !== undefined && Option.isNone(after)) {
-          return yield* new BadRequest({ message: "cursor: not a cursor returned by this list." })
-        }
+        const after = yield* decodeCursor(page.cursor)
         const keyset = Option.match(after, {
           onNone: () => sql`TRUE`,
           onSome: ({ createdAt, id }) =>
@@ -105,11 +90,7 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
           WHERE organization_id = ${organizationId} AND revoked_at IS NULL AND ${keyset}
           ORDER BY date_trunc('milliseconds', created_at) DESC, id DESC
           LIMIT ${page.limit + 1}`
-        const items = rows.slice(0, page.limit)
-        const last = items[items.length - 1]
-        const nextCursor =
-          rows.length > page.limit && last !== undefined ? encodeCursor(last.createdAt, last.id) : null
-        return { items, nextCursor }
+        return pageOf(rows, page.limit)
       })
 
     const revoke = (organizationId: string, tokenId: string) =>

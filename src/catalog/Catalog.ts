@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
+import * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -63,6 +64,8 @@ export interface CatalogService {
   readonly episodes: ReadonlyArray<Episode>
   readonly episode: (slug: string) => Episode | undefined
   readonly transcriptRecord: (slug: string) => TranscriptRecord | undefined
+  /** Parses every transcript's paragraphs ahead of the searches that need them. */
+  readonly warmUp: Effect.Effect<void>
   /** The full transcript record (decoded on demand from the verified bytes). */
   readonly transcript: (slug: string) => Transcript | undefined
   readonly episodeResponse: (slug: string) => PreparedResponse | undefined
@@ -203,20 +206,27 @@ const load = (directory: string): CatalogService => {
   const searchData = decodeFile(SearchData, manifest.collections.searchData)
   const docs = decodeFile(DocCollection, manifest.collections.docs).data
 
-  // Search reads paragraphs of many transcripts per query: keep just what it needs, parsed once.
+  // Search reads paragraphs of many transcripts per query: they are parsed once, on first use, and
+  // all of them soon after start-up by `warmUp`, so that start-up itself does not wait for them.
   const transcriptRecords = new Map<string, TranscriptRecord>()
-  for (const [slug, path] of Object.entries(manifest.transcripts)) {
+  const transcriptRecord = (slug: string): TranscriptRecord | undefined => {
+    const known = transcriptRecords.get(slug)
+    if (known !== undefined) return known
+    const path = manifest.transcripts[slug]
+    if (path === undefined) return undefined
     const json = JSON.parse(file(path).toString("utf8")) as {
       data: { paragraphs: Array<{ speaker: string | null; startSeconds: number | null; text: string }> }
     }
-    transcriptRecords.set(slug, {
+    const record = {
       slug,
       paragraphs: json.data.paragraphs.map((p) => ({
         speaker: p.speaker,
         startSeconds: p.startSeconds,
         text: p.text
       }))
-    })
+    }
+    transcriptRecords.set(slug, record)
+    return record
   }
   const decodeTranscript = Schema.decodeUnknownSync(TranscriptDetail)
   const transcriptCache = new Map<string, Transcript>()
@@ -234,7 +244,17 @@ const load = (directory: string): CatalogService => {
     manifest,
     episodes,
     episode: (slug) => episodesBySlug.get(slug),
-    transcriptRecord: (slug) => transcriptRecords.get(slug),
+    transcriptRecord,
+    // A few transcripts at a time, with a timer tick between, so requests are served meanwhile.
+    warmUp: Effect.forEach(
+      Arr.chunksOf(Object.keys(manifest.transcripts), 8),
+      (slugs) =>
+        Effect.zipRight(
+          Effect.sleep("1 millis"),
+          Effect.sync(() => slugs.forEach(transcriptRecord))
+        ),
+      { discard: true }
+    ).pipe(Effect.withSpan("Catalog.warmUp")),
     transcript: (slug) => {
       const cached = transcriptCache.get(slug)
       if (cached) return cached
@@ -260,7 +280,13 @@ const load = (directory: string): CatalogService => {
   }
 }
 
-export const CatalogLive = Layer.effect(
+/** Loads the snapshot, then warms it up in the background while the server starts answering. */
+export const CatalogLive = Layer.scoped(
   Catalog,
-  Effect.flatMap(CatalogConfig, (config) => loadSnapshot(config.directory))
+  Effect.gen(function* () {
+    const config = yield* CatalogConfig
+    const catalog = yield* loadSnapshot(config.directory)
+    yield* Effect.forkScoped(catalog.warmUp)
+    return catalog
+  })
 )

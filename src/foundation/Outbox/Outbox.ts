@@ -85,10 +85,21 @@ export const OutboxWorker = Layer.scopedDiscard(
 
     const waitForWork = Effect.race(outbox.doorbell.take, Effect.sleep(outboxPollInterval))
 
+    // One line when delivery starts failing and one when it recovers, not one per poll.
+    let failing = false
     yield* drain.pipe(
-      Effect.catchAll((error) =>
-        Effect.logWarning("Outbox delivery postponed: the database is unavailable", error.message)
-      ),
+      Effect.matchEffect({
+        onFailure: (error) => {
+          if (failing) return Effect.void
+          failing = true
+          return Effect.logWarning(`Outbox delivery postponed until the database answers: ${error.message}`)
+        },
+        onSuccess: () => {
+          if (!failing) return Effect.void
+          failing = false
+          return Effect.logInfo("Outbox delivery resumed")
+        }
+      }),
       Effect.zipRight(waitForWork),
       Effect.forever,
       Effect.forkScoped

@@ -1,5 +1,5 @@
 // The foundation as one layer for the server: its HttpApi mounted at /api/v1, the services behind
-// it, the outbox worker, and the database (migrated before the first request).
+// it, the outbox worker and housekeeping, and the database (migrated before the first request).
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
@@ -10,6 +10,7 @@ import { UserRepo } from "./Accounts/UserRepo.js"
 import { layerDatabase } from "./Database/Database.js"
 import { FoundationApi } from "./FoundationApi.js"
 import { FoundationConfig } from "./FoundationConfig.js"
+import { Housekeeping } from "./Housekeeping.js"
 import { ContextHttp, OrganizationsHttp } from "./Organizations/Http.js"
 import { OrganizationAccess } from "./Organizations/OrganizationAccess.js"
 import { OrganizationRepo } from "./Organizations/OrganizationRepo.js"
@@ -54,7 +55,8 @@ export const layerFoundation = (port: number) =>
     mountApiApp(FoundationApp, "/api/v1/*").pipe(
       Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers))
     ),
-    OutboxWorker
+    OutboxWorker,
+    Housekeeping
   ).pipe(
     Layer.provide(FoundationServices),
     Layer.provide(MailTransport.log),

@@ -12,6 +12,7 @@ import * as Layer from "effect/Layer"
 import { layerClient } from "../../src/foundation/Database/Database.js"
 import { migrations, runMigrations } from "../../src/foundation/Database/Migrations.js"
 import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
+import { housekeepingSweep } from "../../src/foundation/Housekeeping.js"
 import { freshDataDir, freshPostgresDatabase, hasPostgres, withClient } from "./support/Backends.js"
 import { call, foundationServer, sessionFrom, signUp } from "./support/FoundationClient.js"
 import { pgCtl, postgresCluster } from "./support/PostgresCluster.js"
@@ -92,6 +93,46 @@ describe("the embedded database", () => {
       expect(signedIn.status).toBe(200)
       expect(signedIn.json).toMatchObject({ user: { id: account.userId } })
     }).pipe(Effect.scoped)
+  )
+})
+
+describe.skipIf(!hasPostgres)("housekeeping", () => {
+  it.live(
+    "removes long-ended sessions, old email tokens, delivered messages and past windows, and nothing else",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* freshPostgresDatabase
+        yield* runMigrations.pipe(Effect.provide(client({ DATABASE_URL: url })))
+        yield* withClient(url, async (c) => {
+          await c.query("INSERT INTO users (id, email, name) VALUES ('u1', 'u1@example.com', 'U')")
+          await c.query(`INSERT INTO sessions (id, token_hash, user_id, expires_at, revoked_at) VALUES
+          ('old-expired', 'h1', 'u1', now() - interval '31 days', NULL),
+          ('old-revoked', 'h2', 'u1', now() + interval '1 day', now() - interval '31 days'),
+          ('recently-revoked', 'h3', 'u1', now() + interval '1 day', now() - interval '1 day'),
+          ('live', 'h4', 'u1', now() + interval '1 day', NULL)`)
+          await c.query(`INSERT INTO email_verifications (id, user_id, email, purpose, token_hash, expires_at) VALUES
+          ('old', 'u1', 'u1@example.com', 'verify-email', 'e1', now() - interval '8 days'),
+          ('fresh', 'u1', 'u1@example.com', 'verify-email', 'e2', now() + interval '1 day')`)
+          await c.query(`INSERT INTO outbox (kind, recipient, delivered_at) VALUES
+          ('verify-email', 'old@example.com', now() - interval '31 days'),
+          ('verify-email', 'pending@example.com', NULL)`)
+          await c.query(`INSERT INTO rate_limit_counters (key, window_start, count) VALUES
+          ('old', now() - interval '2 hours', 3), ('current', now(), 1)`)
+        })
+        yield* housekeepingSweep.pipe(Effect.provide(client({ DATABASE_URL: url })))
+        const left = yield* withClient(url, async (c) => ({
+          sessions: (await c.query("SELECT id FROM sessions ORDER BY id")).rows.map((r) => r.id),
+          verifications: (await c.query("SELECT id FROM email_verifications")).rows.map((r) => r.id),
+          outbox: (await c.query("SELECT recipient FROM outbox")).rows.map((r) => r.recipient),
+          counters: (await c.query("SELECT key FROM rate_limit_counters")).rows.map((r) => r.key)
+        }))
+        expect(left).toEqual({
+          sessions: ["live", "recently-revoked"],
+          verifications: ["fresh"],
+          outbox: ["pending@example.com"],
+          counters: ["current"]
+        })
+      }).pipe(Effect.scoped)
   )
 })
 

@@ -1,9 +1,8 @@
 // Fixed-window request counters kept in PostgreSQL, so that every instance of the service counts
-// against the same limits. One upsert per check; old windows are swept in the background.
+// against the same limits. One upsert per check; `Housekeeping` sweeps windows that are over.
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
-import * as Schedule from "effect/Schedule"
 import { TooManyRequests } from "../../http/ApiError.js"
 
 interface CounterRow {
@@ -12,7 +11,7 @@ interface CounterRow {
 }
 
 export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
-  scoped: Effect.gen(function* () {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     /**
@@ -40,13 +39,6 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
             ? Effect.void
             : Effect.fail(new TooManyRequests({ retryAfterSeconds: Math.max(1, Math.ceil(row.secondsLeft)) }))
       )
-
-    // Windows older than an hour can no longer limit anything.
-    yield* sql`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '1 hour'`.pipe(
-      Effect.catchAll((error) => Effect.logDebug("Rate-limit sweep skipped", error)),
-      Effect.repeat(Schedule.spaced("10 minutes")),
-      Effect.forkScoped
-    )
 
     return { consume }
   })

@@ -286,6 +286,38 @@ for (const backend of backends) {
         })
       )
 
+      it.effect("a verification link for an address the account no longer has is refused (400)", () =>
+        Effect.gen(function* () {
+          const account = yield* signUp("stale-link")
+          const firstToken = yield* linkTokenFor(account.email)
+          const newEmail = uniqueEmail("moved")
+          yield* call("/profile/email", { session: account.session, body: { email: newEmail } })
+          const changeToken = yield* linkTokenFor(newEmail)
+          expect((yield* call("/auth/verify-email", { body: { token: changeToken } })).status).toBe(200)
+          const stale = yield* call("/auth/verify-email", { body: { token: firstToken } })
+          expect(stale.status).toBe(400)
+          expect(stale.json).toMatchObject({ defined: true, code: "BAD_REQUEST" })
+        })
+      )
+
+      it.effect("an email change whose address was registered meanwhile is 409 on verification", () =>
+        Effect.gen(function* () {
+          const account = yield* signUp("late")
+          const wanted = uniqueEmail("wanted")
+          yield* call("/profile/email", { session: account.session, body: { email: wanted } })
+          const token = yield* linkTokenFor(wanted)
+          const other = yield* call("/auth/sign-up", {
+            body: { email: wanted, password: "long enough password", name: "Quick" }
+          })
+          expect(other.status).toBe(200)
+          const verify = yield* call("/auth/verify-email", { body: { token } })
+          expect(verify.status).toBe(409)
+          expect(verify.json).toMatchObject({ defined: true, code: "CONFLICT" })
+          const profile = yield* call("/profile", { session: account.session })
+          expect(profile.json).toMatchObject({ email: account.email })
+        })
+      )
+
       it.effect("the session list shows live sessions, marks the current one, and revokes others", () =>
         Effect.gen(function* () {
           const account = yield* signUp("sessions")

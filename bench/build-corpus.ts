@@ -45,12 +45,16 @@ const peakKb = Number(build.stderr.trim().split("\n").pop())
 const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"))
 const snapshotBytes = folderBytes(out)
 const jsonBytes = folderBytes(out, (name) => name.endsWith(".json"))
-const indexBytes = (manifest.index as Array<string>).reduce((sum, path) => sum + statSync(join(out, path)).size, 0)
+const indexBytes = (manifest.index as Array<string>).reduce(
+  (sum, path) => sum + statSync(join(out, path)).size,
+  0
+)
 
 // 2. The transcript index alone, FlexSearch against MiniSearch, over the same paragraphs.
 const paragraphs: Array<string> = []
 for (const path of Object.values(manifest.transcripts as Record<string, string>)) {
-  for (const paragraph of JSON.parse(readFileSync(join(out, path), "utf8")).data.paragraphs) paragraphs.push(paragraph.text)
+  for (const paragraph of JSON.parse(readFileSync(join(out, path), "utf8")).data.paragraphs)
+    paragraphs.push(paragraph.text)
 }
 rmSync(out, { recursive: true, force: true })
 
@@ -70,7 +74,9 @@ const query = "open source maintainers"
 
 const flexBuild = await time(() => {
   const index = makeParagraphIndex()
-  paragraphs.forEach((text, id) => index.add({ id, text }))
+  paragraphs.forEach((text, id) => {
+    index.add({ id, text })
+  })
   return index
 })
 const flexExport = await time(async () => {

@@ -402,7 +402,7 @@ describe("the catalog REST API", () => {
           expect(responses[0]?.etag).toBe(direct.headers.etag)
           expect(responses[0]?.body).toEqual(JSON.parse(direct.body.toString()))
           expect(responses[1]?.body).toMatchObject({ defined: true, code: "NOT_FOUND", status: 404 })
-          expect((responses[2]?.body as Hits).data[0]?.slug).toBe("2")
+          expect((responses[2]?.body as Hits | undefined)?.data[0]?.slug).toBe("2")
           expect(responses[3]?.body).toMatchObject({ code: "BAD_REQUEST" })
         })
       )

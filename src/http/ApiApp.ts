@@ -6,7 +6,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import type * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -16,6 +16,15 @@ import { apiRoutes, makeRouteTable, type RouteTable } from "./RouteTable.js"
 export interface ApiApp {
   readonly app: HttpApp.Default<never, HttpRouter.HttpRouter.DefaultServices>
   readonly routes: RouteTable
+}
+
+export interface ApiAppOptions {
+  /**
+   * The longest path parameter the router matches (find-my-way's default is 100 characters; a
+   * longer one is a routing miss, 404). An API whose identifiers may be longer raises it, so that
+   * its own schemas judge them (400 beyond their bound) and the route table still answers 405.
+   */
+  readonly maxParamLength?: number
 }
 
 /**
@@ -39,9 +48,11 @@ export const layerApiApp = <
 >(
   tag: Context.Tag<Self, ApiApp>,
   api: HttpApi.HttpApi<Id, Groups, E, R>,
-  handlers: Layer.Layer<HttpApiGroup.HttpApiGroup.ToService<Id, Groups> | R, HE, HR>
+  handlers: Layer.Layer<HttpApiGroup.HttpApiGroup.ToService<Id, Groups> | R, HE, HR>,
+  options: ApiAppOptions = {}
 ) => {
-  const routes = makeRouteTable(apiRoutes(api))
+  const routerConfig = options.maxParamLength === undefined ? {} : { maxParamLength: options.maxParamLength }
+  const routes = makeRouteTable(apiRoutes(api), routerConfig)
   const renderErrors = Layer.effectDiscard(
     Effect.flatMap(HttpApiBuilder.Middleware, (middleware) =>
       middleware.add((app) => Effect.catchAllCause(app, (cause) => causeResponse(cause, routes)))
@@ -49,7 +60,9 @@ export const layerApiApp = <
   )
   const appLayer = Layer.effect(
     tag,
-    Effect.map(HttpApiBuilder.httpApp, (app) => ({ app, routes }))
+    Effect.map(HttpApiBuilder.httpApp, (app) => ({ app, routes })).pipe(
+      HttpRouter.withRouterConfig(routerConfig)
+    )
   ).pipe(
     Layer.provide(renderErrors),
     Layer.provide(HttpApiBuilder.api(api)),

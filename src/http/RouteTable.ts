@@ -16,8 +16,11 @@ export interface RouteDefinition {
   readonly path: `/${string}`
 }
 
-export const makeRouteTable = (routes: Iterable<RouteDefinition>): RouteTable => {
-  const router = FindMyWay.make<true>({ ignoreTrailingSlash: false })
+export const makeRouteTable = (
+  routes: Iterable<RouteDefinition>,
+  config: { readonly maxParamLength?: number } = {}
+): RouteTable => {
+  const router = FindMyWay.make<true>({ ignoreTrailingSlash: false, ...config })
   const registered = new Set<string>()
   for (const { method, path } of routes) {
     const key = `${method} ${path}`

@@ -1,7 +1,9 @@
 // Keyset pagination shared by the foundation's lists: a page is fetched with one row more than
 // asked, and the cursor is the position (creation time in ms, id) of the page's last row, opaque to
-// clients (base64url). Lists order by `date_trunc('milliseconds', created_at), id` so that the
-// position round-trips exactly through a JavaScript Date.
+// clients (base64url). Paged tables store `created_at` at millisecond precision (migration 2), so
+// the position round-trips exactly through a JavaScript Date and lists order by the indexed columns.
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { Fragment } from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { BadRequest } from "../../http/ApiError.js"
@@ -11,21 +13,48 @@ export interface Position {
   readonly id: string
 }
 
+/** The largest time a JavaScript Date can hold, in ms either side of 1970. */
+const MAX_DATE_MS = 8.64e15
+
 export const encodeCursor = (position: Position): string =>
   Buffer.from(`${position.createdAt.getTime()}.${position.id}`).toString("base64url")
+
+const notOurs = () => new BadRequest({ message: "cursor: not a cursor returned by this list." })
 
 /** The position a cursor stands for; none when no cursor was given; 400 when it is not ours. */
 export const decodeCursor = (
   cursor: string | undefined
 ): Effect.Effect<Option.Option<Position>, BadRequest> => {
   if (cursor === undefined) return Effect.succeed(Option.none())
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return Effect.fail(notOurs())
   const text = Buffer.from(cursor, "base64url").toString()
   const dot = text.indexOf(".")
-  const millis = Number(text.slice(0, dot))
-  return dot > 0 && Number.isSafeInteger(millis) && dot < text.length - 1
+  const millis = dot > 0 && /^\d+$/.test(text.slice(0, dot)) ? Number(text.slice(0, dot)) : Number.NaN
+  // A time a Date cannot hold would reach the database as "Invalid Date": refuse it here.
+  return Number.isSafeInteger(millis) && millis <= MAX_DATE_MS && dot < text.length - 1
     ? Effect.succeed(Option.some({ createdAt: new Date(millis), id: text.slice(dot + 1) }))
-    : Effect.fail(new BadRequest({ message: "cursor: not a cursor returned by this list." }))
+    : Effect.fail(notOurs())
 }
+
+/**
+ * The condition selecting rows after `position` in a list ordered by `(created_at, id)` ascending
+ * (`"after"`) or descending (`"before"`); `alias` qualifies the columns (e.g. `m.`).
+ */
+export const keysetCondition = (
+  sql: SqlClient.SqlClient,
+  position: Option.Option<Position>,
+  direction: "after" | "before",
+  alias = ""
+): Fragment =>
+  Option.match(position, {
+    onNone: () => sql`TRUE`,
+    onSome: ({ createdAt, id }) => {
+      const columns = sql.literal(`(${alias}created_at, ${alias}id)`)
+      return direction === "after"
+        ? sql`${columns} > (${createdAt}::timestamptz, ${id})`
+        : sql`${columns} < (${createdAt}::timestamptz, ${id})`
+    }
+  })
 
 /** `{ items, nextCursor }` from rows fetched with `LIMIT limit + 1`. */
 export const pageOf = <Row extends Position>(rows: ReadonlyArray<Row>, limit: number) => {

@@ -140,9 +140,24 @@ const initialSchema = Effect.gen(function* () {
   yield* sql`CREATE INDEX rate_limit_counters_window_idx ON rate_limit_counters (window_start)`
 })
 
+/**
+ * Rows of paged lists (members, invitations, tokens) keep their creation time at millisecond
+ * precision: the cursor's position then round-trips exactly through a JavaScript Date, and the
+ * lists can order by the plain columns their `(organization_id, created_at, id)` indexes cover
+ * (ordering by `date_trunc(…)` would sort every row of the organization for each page).
+ */
+const pagePositionsInMilliseconds = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  for (const table of ["members", "invitations", "api_tokens"]) {
+    yield* sql`UPDATE ${sql(table)} SET created_at = date_trunc('milliseconds', created_at)`
+    yield* sql`ALTER TABLE ${sql(table)} ALTER COLUMN created_at SET DEFAULT date_trunc('milliseconds', now())`
+  }
+})
+
 /** Every migration, by `<id>_<name>`; append new ones, never edit a released one. */
 export const migrations = {
-  "1_initial_schema": initialSchema
+  "1_initial_schema": initialSchema,
+  "2_page_positions_in_milliseconds": pagePositionsInMilliseconds
 }
 
 const migrationsTable = "effect_sql_migrations"

@@ -11,12 +11,19 @@ import { layerDatabase } from "./Database/Database.js"
 import { FoundationApi } from "./FoundationApi.js"
 import { FoundationConfig } from "./FoundationConfig.js"
 import { Housekeeping } from "./Housekeeping.js"
+import { InvitationsHttp } from "./Invitations/Http.js"
+import { InvitationRepo } from "./Invitations/InvitationRepo.js"
+import { Invitations } from "./Invitations/Invitations.js"
+import { MembersHttp } from "./Members/Http.js"
+import { MemberRepo } from "./Members/MemberRepo.js"
+import { Members } from "./Members/Members.js"
 import { ContextHttp, OrganizationsHttp } from "./Organizations/Http.js"
 import { OrganizationAccess } from "./Organizations/OrganizationAccess.js"
 import { OrganizationRepo } from "./Organizations/OrganizationRepo.js"
 import { Organizations } from "./Organizations/Organizations.js"
 import { MailTransport } from "./Outbox/MailTransport.js"
 import { Outbox, OutboxWorker } from "./Outbox/Outbox.js"
+import { ReferenceHttp } from "./Reference/Http.js"
 import { Authenticator, CredentialAuthLive, SessionAuthLive } from "./Security/AuthenticationLive.js"
 import { Passwords } from "./Security/Passwords.js"
 import { RateLimiter } from "./Security/RateLimiter.js"
@@ -25,13 +32,16 @@ import { TokensHttp } from "./Tokens/Http.js"
 
 export class FoundationApp extends Context.Tag("FoundationApp")<FoundationApp, ApiApp>() {}
 
-/** Every service of the foundation, each built once and shared by handlers and the worker. */
+/**
+ * Every service of the foundation, each built once and shared by handlers and the worker, in tiers:
+ * storage and primitives, then the permission rules, then the rules of each area.
+ */
 export const FoundationServices = Layer.mergeAll(
-  Accounts.Default,
   Organizations.Default,
-  OrganizationAccess.Default,
-  Authenticator.Default
+  Members.Default,
+  Invitations.Default
 ).pipe(
+  Layer.provideMerge(Layer.mergeAll(Accounts.Default, OrganizationAccess.Default, Authenticator.Default)),
   Layer.provideMerge(
     Layer.mergeAll(
       Sessions.Default,
@@ -40,20 +50,30 @@ export const FoundationServices = Layer.mergeAll(
       Outbox.Default,
       Passwords.Default,
       UserRepo.Default,
-      OrganizationRepo.Default
+      OrganizationRepo.Default,
+      MemberRepo.Default,
+      InvitationRepo.Default
     )
   )
 )
 
-const Handlers = Layer.mergeAll(AccountsHttp, OrganizationsHttp, ContextHttp, TokensHttp).pipe(
-  Layer.provideMerge(Layer.mergeAll(CredentialAuthLive, SessionAuthLive))
-)
+const Handlers = Layer.mergeAll(
+  AccountsHttp,
+  OrganizationsHttp,
+  ContextHttp,
+  MembersHttp,
+  InvitationsHttp,
+  TokensHttp,
+  ReferenceHttp
+).pipe(Layer.provideMerge(Layer.mergeAll(CredentialAuthLive, SessionAuthLive)))
 
 /** The foundation's routes; `port` is the HTTP port, for the default public origin. */
 export const layerFoundation = (port: number) =>
   Layer.mergeAll(
     mountApiApp(FoundationApp, "/api/v1/*").pipe(
-      Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers))
+      // Identifiers are up to 160 characters: longer path segments must reach the schemas (400), not
+      // miss the router (whose default limit is 100); the request line is bounded by Node anyway.
+      Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers, { maxParamLength: 8192 }))
     ),
     OutboxWorker,
     Housekeeping

@@ -1,10 +1,14 @@
 // The foundation HttpApi at /api/v1: every group, the errors any endpoint may answer, and the
-// OpenAPI identity (3.1.1, version 1.0.0) from which `GET /api/v1/openapi.json` can be served.
+// OpenAPI identity (3.1.1, version 1.0.0) of the document served at `GET /api/v1/openapi.json`.
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { BadRequest, errorDoc, ServiceUnavailable } from "../http/ApiError.js"
 import { AuthApi, ProfileApi, SecurityApi } from "./Accounts/Api.js"
+import { documentFoundationApi } from "./FoundationOpenApi.js"
+import { InvitationsApi } from "./Invitations/Api.js"
+import { MembersApi } from "./Members/Api.js"
 import { ContextApi, OrganizationsApi } from "./Organizations/Api.js"
+import { ReferenceApi } from "./Reference/Api.js"
 import { TokensApi } from "./Tokens/Api.js"
 
 export const FoundationApi = HttpApi.make("foundation")
@@ -13,7 +17,10 @@ export const FoundationApi = HttpApi.make("foundation")
   .add(ProfileApi)
   .add(ContextApi)
   .add(OrganizationsApi)
+  .add(MembersApi)
+  .add(InvitationsApi)
   .add(TokensApi)
+  .add(ReferenceApi)
   .addError(errorDoc(BadRequest))
   .addError(errorDoc(ServiceUnavailable))
   .prefix("/api/v1")
@@ -21,6 +28,11 @@ export const FoundationApi = HttpApi.make("foundation")
     OpenApi.annotations({
       title: "Foundation Account and Organization Service",
       version: "1.0.0",
-      override: { openapi: "3.1.1" }
+      description:
+        "Accounts, organizations, memberships, invitations, profile and organization API tokens. " +
+        "Every error uses one envelope: { defined, code, status, message, data? }.",
+      override: { openapi: "3.1.1" },
+      // Reads the endpoints' middleware, so it refers to the finished API (called when the document is built).
+      transform: (spec): Record<string, unknown> => documentFoundationApi(spec, FoundationApi)
     })
   )

@@ -109,6 +109,21 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         Effect.asVoid
       )
 
-    return { create, authenticate, list, revoke, revokeOthers, setActiveOrganization, ttl: sessionTtl }
+    /** Forgets the organization as the active one of the user's sessions (the user left it). */
+    const clearActiveOrganization = (userId: string, organizationId: string) =>
+      sql`
+        UPDATE sessions SET active_organization_id = NULL
+        WHERE user_id = ${userId} AND active_organization_id = ${organizationId}`.pipe(Effect.asVoid)
+
+    return {
+      create,
+      authenticate,
+      list,
+      revoke,
+      revokeOthers,
+      setActiveOrganization,
+      clearActiveOrganization,
+      ttl: sessionTtl
+    }
   })
 }) {}

@@ -29,3 +29,37 @@ export const Slug = Schema.String.pipe(
 )
 
 export const OrganizationName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+
+/** Schemes whose links run script in the reader's browser: refused as a website. */
+const scriptSchemes = new Set(["javascript:", "data:", "vbscript:"])
+
+const isWebsite = (value: string): boolean => {
+  if (value === "") return true
+  // An absolute URI (RFC 3986: a scheme, then no whitespace); WHATWG URL parsing catches the rest.
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(value)) return false
+  try {
+    return !scriptSchemes.has(new URL(value).protocol.toLowerCase())
+  } catch {
+    return false
+  }
+}
+
+/** `website` in an update: empty (clears it) or an absolute URI (base contract §4). */
+const websiteDescription =
+  "An absolute URI such as https://example.com, or an empty string to clear it (javascript:, data: and vbscript: URIs are refused)."
+
+export const Website = Schema.String.pipe(
+  Schema.filter(isWebsite, { message: () => "must be empty or an absolute URI such as https://example.com" })
+).annotations({
+  description: websiteDescription,
+  jsonSchema: {
+    description: websiteDescription,
+    anyOf: [
+      { type: "string", enum: [""] },
+      { type: "string", format: "uri" }
+    ]
+  }
+})
+
+/** A company detail in an update: at most `max` characters; an empty string clears it. */
+export const CompanyDetail = (max: number) => Schema.String.pipe(Schema.maxLength(max))

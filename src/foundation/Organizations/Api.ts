@@ -1,12 +1,19 @@
-// The endpoints of organizations (group `organizations`) and of the caller's context (group
-// `context`). Issue 5 adds list, get, update and switch to the organizations group.
+// The endpoints of organizations (group `organizations`: create, list, get, update, switch) and of
+// the caller's context (group `context`). get and update accept bearer tokens; the rest sessions only.
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Conflict, errorDoc } from "../../http/ApiError.js"
-import { Id } from "../Domain/Common.js"
+import { Conflict, errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
+import { Id, Success } from "../Domain/Common.js"
 import { CredentialContext } from "../Domain/CredentialContext.js"
-import { Organization, OrganizationName, OrganizationWithRole, Slug } from "../Domain/Organization.js"
+import {
+  CompanyDetail,
+  Organization,
+  OrganizationName,
+  OrganizationWithRole,
+  Slug,
+  Website
+} from "../Domain/Organization.js"
 import { UserProfile } from "../Domain/User.js"
 import { CredentialAuth, SessionAuth } from "../Security/Authentication.js"
 
@@ -21,13 +28,64 @@ export const ContextResponse = Schema.Struct({
   organizations: Schema.Array(OrganizationWithRole)
 })
 
-export const OrganizationsApi = HttpApiGroup.make("organizations").add(
-  HttpApiEndpoint.post("create", "/organizations")
-    .setPayload(CreateOrganizationRequest)
-    .addSuccess(Organization)
-    .addError(errorDoc(Conflict))
-    .middleware(SessionAuth)
-)
+/**
+ * organizations.update (base contract §4): `version` and `name` are required; an omitted company
+ * detail is kept, an empty string clears it.
+ */
+export const UpdateOrganizationRequest = Schema.Struct({
+  version: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)).annotations({
+    description: "The organization's current version (optimistic concurrency)."
+  }),
+  name: OrganizationName,
+  companyName: Schema.optional(CompanyDetail(160)),
+  website: Schema.optional(Website),
+  phone: Schema.optional(CompanyDetail(40)),
+  address: Schema.optional(CompanyDetail(500))
+})
+export type UpdateOrganizationRequest = typeof UpdateOrganizationRequest.Type
+
+export const SwitchOrganizationRequest = Schema.Struct({ organizationId: Id })
+
+const OrganizationPath = Schema.Struct({ organizationId: Id })
+
+export const OrganizationsApi = HttpApiGroup.make("organizations")
+  .add(
+    HttpApiEndpoint.post("create", "/organizations")
+      .setPayload(CreateOrganizationRequest)
+      .addSuccess(Organization)
+      .addError(errorDoc(Conflict))
+      .middleware(SessionAuth)
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/organizations")
+      .addSuccess(Schema.Array(OrganizationWithRole))
+      .middleware(SessionAuth)
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/organizations/:organizationId")
+      .setPath(OrganizationPath)
+      .addSuccess(Organization)
+      .addError(errorDoc(NotFound))
+      .addError(errorDoc(Forbidden))
+      .middleware(CredentialAuth)
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/organizations/:organizationId")
+      .setPath(OrganizationPath)
+      .setPayload(UpdateOrganizationRequest)
+      .addSuccess(Organization)
+      .addError(errorDoc(NotFound))
+      .addError(errorDoc(Forbidden))
+      .addError(errorDoc(Conflict))
+      .middleware(CredentialAuth)
+  )
+  .add(
+    HttpApiEndpoint.post("switch", "/context/organization")
+      .setPayload(SwitchOrganizationRequest)
+      .addSuccess(Success)
+      .addError(errorDoc(NotFound))
+      .middleware(SessionAuth)
+  )
 
 export const ContextApi = HttpApiGroup.make("context")
   .add(

@@ -5,6 +5,7 @@ import * as Option from "effect/Option"
 import { Unauthorized } from "../../http/ApiError.js"
 import { Accounts } from "../Accounts/Accounts.js"
 import { orUnavailable } from "../Database/Unavailable.js"
+import { Success } from "../Domain/Common.js"
 import {
   ApiKeyCredentialContext,
   type CredentialContext,
@@ -19,9 +20,32 @@ import { Organizations } from "./Organizations.js"
 export const OrganizationsHttp = HttpApiBuilder.group(FoundationApi, "organizations", (handlers) =>
   Effect.gen(function* () {
     const organizations = yield* Organizations
-    return handlers.handle("create", ({ payload }) =>
-      Effect.flatMap(CurrentSession, (session) => organizations.create(session, payload)).pipe(orUnavailable)
-    )
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.flatMap(CurrentSession, (session) => organizations.create(session, payload)).pipe(
+          orUnavailable
+        )
+      )
+      .handle("list", () =>
+        Effect.flatMap(CurrentSession, (session) => organizations.listForUser(session.userId)).pipe(
+          orUnavailable
+        )
+      )
+      .handle("get", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          organizations.get(principal, path.organizationId)
+        ).pipe(orUnavailable)
+      )
+      .handle("update", ({ path, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          organizations.update(principal, path.organizationId, payload)
+        ).pipe(orUnavailable)
+      )
+      .handle("switch", ({ payload }) =>
+        Effect.flatMap(CurrentSession, (session) =>
+          organizations.switchTo(session, payload.organizationId)
+        ).pipe(Effect.as(Success.value), orUnavailable)
+      )
   })
 )
 

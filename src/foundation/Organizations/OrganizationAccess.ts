@@ -7,7 +7,11 @@ import * as Option from "effect/Option"
 import { Forbidden, NotFound } from "../../http/ApiError.js"
 import type { Role, Scope } from "../Domain/Common.js"
 import type { Principal, SessionPrincipal } from "../Security/Principal.js"
-import { OrganizationRepo } from "./OrganizationRepo.js"
+import { type Membership, OrganizationRepo } from "./OrganizationRepo.js"
+
+/** The roles that manage an organization: its details, tokens and invitations. */
+export const managers: ReadonlyArray<Role> = ["owner", "admin"]
+export const anyRole: ReadonlyArray<Role> = ["owner", "admin", "member"]
 
 export const organizationNotFound = () => new NotFound({ message: "The organization was not found." })
 
@@ -22,6 +26,15 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
     ): Effect.Effect<Role, NotFound | SqlError> =>
       Effect.flatMap(organizations.roleOf(session.userId, organizationId), (role) =>
         Option.match(role, { onNone: () => Effect.fail(organizationNotFound()), onSome: Effect.succeed })
+      )
+
+    /** The session user's membership (id and role); 404 when not a member. */
+    const membership = (
+      session: SessionPrincipal,
+      organizationId: string
+    ): Effect.Effect<Membership, NotFound | SqlError> =>
+      Effect.flatMap(organizations.membershipOf(session.userId, organizationId), (found) =>
+        Option.match(found, { onNone: () => Effect.fail(organizationNotFound()), onSome: Effect.succeed })
       )
 
     /** The session user's role, which must be one of `allowed` (403 otherwise; 404 when not a member). */
@@ -53,6 +66,6 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
         : Effect.fail(new Forbidden({ message: `This token lacks the ${scope} scope.` }))
     }
 
-    return { memberRole, requireRole, authorize }
+    return { memberRole, membership, requireRole, authorize }
   })
 }) {}

@@ -8,6 +8,21 @@ import { orDieOnParse } from "../Database/Rows.js"
 import type { Role } from "../Domain/Common.js"
 import { Organization, OrganizationWithRole } from "../Domain/Organization.js"
 
+/** The caller's membership: its id (the `memberId` of member paths) and role. */
+export interface Membership {
+  readonly id: string
+  readonly role: Role
+}
+
+/** What organizations.update writes: `undefined` keeps a detail, `null` clears it. */
+export interface OrganizationChanges {
+  readonly name: string
+  readonly companyName: string | null | undefined
+  readonly website: string | null | undefined
+  readonly phone: string | null | undefined
+  readonly address: string | null | undefined
+}
+
 export interface OrganizationSummary {
   readonly id: string
   readonly name: string
@@ -83,7 +98,54 @@ export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("Organi
             role: Role
           }>`SELECT role FROM members WHERE user_id = ${userId} AND organization_id = ${organizationId}`,
           (rows) => Option.fromNullable(rows[0]?.role)
+        ),
+
+      /** The user's membership of the organization, or none when not a member. */
+      membershipOf: (userId: string, organizationId: string) =>
+        Effect.map(
+          sql<Membership>`SELECT id, role FROM members WHERE user_id = ${userId} AND organization_id = ${organizationId}`,
+          (rows) => Option.fromNullable(rows[0])
+        ),
+
+      /**
+       * Locks the organization's row until the transaction ends and returns its version (none when
+       * it does not exist). Every transaction that checks a role and then changes the organization,
+       * its members or its invitations takes this lock first, so the check still holds when the
+       * write commits (two owners demoting each other cannot leave none) and locks are always taken
+       * in the same order. `NO KEY UPDATE` leaves foreign-key checks (new members) unblocked.
+       */
+      lockForChange: (organizationId: string) =>
+        Effect.map(
+          sql<{
+            version: number
+          }>`SELECT version FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`,
+          (rows) => Option.fromNullable(rows[0]?.version)
+        ),
+
+      /** Applies `changes` if `version` is still current and adds 1 to it; none otherwise. */
+      update: (organizationId: string, version: number, changes: OrganizationChanges) => {
+        const detail = (column: string, value: string | null | undefined) =>
+          value === undefined ? [] : [sql`${sql(column)} = ${value}`]
+        const assignments = [
+          sql`name = ${changes.name}`,
+          ...detail("company_name", changes.companyName),
+          ...detail("website", changes.website),
+          ...detail("phone", changes.phone),
+          ...detail("address", changes.address),
+          sql`version = o.version + 1`,
+          sql`updated_at = now()`
+        ]
+        return orDieOnParse(
+          SqlSchema.findOne({
+            Request: Schema.Void,
+            Result: Organization,
+            execute: () => sql`
+              UPDATE organizations AS o SET ${sql.csv(assignments)}
+              WHERE o.id = ${organizationId} AND o.version = ${version}
+              RETURNING ${columns}`
+          })(undefined)
         )
+      }
     }
   })
 }) {}

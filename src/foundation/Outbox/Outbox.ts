@@ -36,9 +36,9 @@ export class Outbox extends Effect.Service<Outbox>()("Outbox", {
     /** Tells the local worker to look now; call it once the transaction has committed. */
     const wake: Effect.Effect<void> = Effect.asVoid(doorbell.offer(undefined))
 
-    /** `<PUBLIC_ORIGIN><path>?token=…` */
-    const link = (path: `/${string}`, token: string) =>
-      `${publicOrigin}${path}?token=${encodeURIComponent(token)}`
+    /** `<PUBLIC_ORIGIN><path>?token=…` (or another parameter `name`). */
+    const link = (path: `/${string}`, token: string, name = "token") =>
+      `${publicOrigin}${path}?${name}=${encodeURIComponent(token)}`
 
     return { enqueue, wake, link, doorbell }
   })

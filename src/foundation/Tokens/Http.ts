@@ -4,11 +4,9 @@ import * as Effect from "effect/Effect"
 import { orUnavailable } from "../Database/Unavailable.js"
 import { pageRequest, Success } from "../Domain/Common.js"
 import { FoundationApi } from "../FoundationApi.js"
-import { OrganizationAccess } from "../Organizations/OrganizationAccess.js"
+import { managers, OrganizationAccess } from "../Organizations/OrganizationAccess.js"
 import { CurrentSession } from "../Security/Principal.js"
 import { ApiTokens } from "./ApiTokens.js"
-
-const managers = ["owner", "admin"] as const
 
 export const TokensHttp = HttpApiBuilder.group(FoundationApi, "tokens", (handlers) =>
   Effect.gen(function* () {

@@ -97,7 +97,7 @@ export const sessionFrom = (response: TestResponse): string => {
 let counter = 0
 /** An email address no other test uses. */
 export const uniqueEmail = (label = "user") =>
-  `${label}.${process.pid}.${Date.now()}.${counter++}@example.com`
+  `${label.toLowerCase().replace(/[^a-z0-9-]+/g, "-")}.${process.pid}.${Date.now()}.${counter++}@example.com`
 
 export interface Account {
   readonly email: string
@@ -145,10 +145,129 @@ export const createToken = (
 export const linkTokenFor = (recipient: string) =>
   Effect.gen(function* () {
     for (let attempt = 0; attempt < 100; attempt++) {
-      const line = logLines.find((text) => text.includes(` to ${recipient}: `))
+      const line = logLines.find(
+        (text) => text.includes(` to ${recipient}: `) && text.includes("/verify-email?token=")
+      )
       const token = line === undefined ? undefined : /\/verify-email\?token=([^\s"]+)/.exec(line)?.[1]
       if (token !== undefined) return decodeURIComponent(token)
       yield* Effect.sleep("50 millis")
     }
     throw new Error(`No outbox message to ${recipient}`)
   })
+
+/** Follows the verification link the outbox sent at sign-up, so the account's email is verified. */
+export const verifyEmail = (account: Account) =>
+  Effect.gen(function* () {
+    const token = yield* linkTokenFor(account.email)
+    const response = yield* call("/auth/verify-email", { body: { token } })
+    if (response.status !== 200) throw new Error(`verify-email answered ${response.status}: ${response.text}`)
+  })
+
+/** Signs a new account up and verifies its email. */
+export const signUpVerified = (label = "user") =>
+  Effect.gen(function* () {
+    const account = yield* signUp(label)
+    yield* verifyEmail(account)
+    return account
+  })
+
+/** Waits (briefly) for the outbox to log an invitation to `recipient`, and returns its id from the link. */
+export const invitationLinkFor = (recipient: string, invitationId?: string) =>
+  Effect.gen(function* () {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      for (const line of logLines) {
+        if (!line.startsWith("Outbox invitation ") || !line.includes(` to ${recipient}: `)) continue
+        const id = /\/accept-invitation\?invitation=([^\s"]+)/.exec(line)?.[1]
+        if (id !== undefined && (invitationId === undefined || decodeURIComponent(id) === invitationId))
+          return { line, id: decodeURIComponent(id) }
+      }
+      yield* Effect.sleep("50 millis")
+    }
+    throw new Error(`No invitation message to ${recipient}`)
+  })
+
+export interface Invitation {
+  readonly id: string
+  readonly email: string
+  readonly role: string
+  readonly status: string
+  readonly expiresAt: string
+}
+
+/** Invites `email` with `role` on behalf of `inviter` (who must be allowed to). */
+export const invite = (inviter: Account, organizationId: string, email: string, role = "member") =>
+  Effect.gen(function* () {
+    const response = yield* call(`/organizations/${organizationId}/invitations`, {
+      session: inviter.session,
+      body: { email, role }
+    })
+    if (response.status !== 200)
+      throw new Error(`invitations.create answered ${response.status}: ${response.text}`)
+    return response.json as Invitation
+  })
+
+export interface Joined {
+  readonly account: Account
+  readonly memberId: string
+}
+
+/** A new verified account that joins the organization with `role`, by invitation and acceptance. */
+export const join = (owner: Account, organizationId: string, role = "member", label: string = role) =>
+  Effect.gen(function* () {
+    const account = yield* signUpVerified(label)
+    const invitation = yield* invite(owner, organizationId, account.email, role)
+    const accepted = yield* call(`/invitations/${invitation.id}/accept`, {
+      session: account.session,
+      method: "POST"
+    })
+    if (accepted.status !== 200)
+      throw new Error(`invitations.accept answered ${accepted.status}: ${accepted.text}`)
+    return { account, memberId: yield* memberIdOf(owner, organizationId, account.userId) } satisfies Joined
+  })
+
+export interface MemberItem {
+  readonly id: string
+  readonly userId: string
+  readonly name: string
+  readonly email: string
+  readonly role: string
+}
+
+/** Every member of the organization, following the cursor through all pages. */
+export const allMembers = (viewer: Account, organizationId: string) =>
+  Effect.gen(function* () {
+    const members: Array<MemberItem> = []
+    let cursor = ""
+    for (;;) {
+      const response = yield* call(`/organizations/${organizationId}/members?limit=100&cursor=${cursor}`, {
+        session: viewer.session
+      })
+      if (response.status !== 200)
+        throw new Error(`members.list answered ${response.status}: ${response.text}`)
+      const page = response.json as { items: Array<MemberItem>; nextCursor: string | null }
+      members.push(...page.items)
+      if (page.nextCursor === null) return members
+      cursor = page.nextCursor
+    }
+  })
+
+/** The membership id of `userId` in the organization, as `viewer` sees it. */
+export const memberIdOf = (viewer: Account, organizationId: string, userId: string) =>
+  Effect.gen(function* () {
+    const member = (yield* allMembers(viewer, organizationId)).find((item) => item.userId === userId)
+    if (member === undefined) throw new Error(`${userId} is not a member of ${organizationId}`)
+    return member.id
+  })
+
+/** True when `json` is the error envelope with this status (and code, when given). */
+export const isEnvelope = (json: unknown, status: number): boolean => {
+  if (typeof json !== "object" || json === null) return false
+  const envelope = json as Record<string, unknown>
+  return (
+    envelope.defined === true &&
+    envelope.status === status &&
+    typeof envelope.code === "string" &&
+    typeof envelope.message === "string" &&
+    Object.keys(envelope).every((key) => ["defined", "code", "status", "message", "data"].includes(key))
+  )
+}

@@ -1,0 +1,55 @@
+// The endpoints of invitations (extensions §4), group `invitations`: session only. Managing them
+// is scoped to an organization; accepting and rejecting belong to the invitee.
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
+import { Conflict, errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
+import { Email, Id, Page, PageQuery, Role, Success } from "../Domain/Common.js"
+import { Invitation } from "../Domain/Invitation.js"
+import { SessionAuth } from "../Security/Authentication.js"
+
+export const CreateInvitationRequest = Schema.Struct({ email: Email, role: Role })
+
+export class AcceptedInvitation extends Schema.Class<AcceptedInvitation>("AcceptedInvitation")({
+  success: Schema.Literal(true),
+  organizationId: Id
+}) {}
+
+const OrganizationPath = Schema.Struct({ organizationId: Id })
+const InvitationPath = Schema.Struct({ invitationId: Id })
+
+export const InvitationsApi = HttpApiGroup.make("invitations")
+  .add(
+    HttpApiEndpoint.get("list", "/organizations/:organizationId/invitations")
+      .setPath(OrganizationPath)
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(Invitation))
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/organizations/:organizationId/invitations")
+      .setPath(OrganizationPath)
+      .setPayload(CreateInvitationRequest)
+      .addSuccess(Invitation)
+      .addError(errorDoc(Conflict))
+  )
+  .add(
+    HttpApiEndpoint.del("revoke", "/organizations/:organizationId/invitations/:invitationId")
+      .setPath(Schema.Struct({ organizationId: Id, invitationId: Id }))
+      .addSuccess(Success)
+      .addError(errorDoc(Conflict))
+  )
+  .add(
+    HttpApiEndpoint.post("accept", "/invitations/:invitationId/accept")
+      .setPath(InvitationPath)
+      .addSuccess(AcceptedInvitation)
+      .addError(errorDoc(Conflict))
+  )
+  .add(
+    HttpApiEndpoint.post("reject", "/invitations/:invitationId/reject")
+      .setPath(InvitationPath)
+      .addSuccess(Success)
+      .addError(errorDoc(Conflict))
+  )
+  .addError(errorDoc(NotFound))
+  .addError(errorDoc(Forbidden))
+  .middleware(SessionAuth)

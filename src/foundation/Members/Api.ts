@@ -1,0 +1,34 @@
+// The endpoints of memberships (base contract §4, extensions §3), group `members`: session only.
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
+import { errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
+import { Id, Page, PageQuery, Role, Success } from "../Domain/Common.js"
+import { Member } from "../Domain/Member.js"
+import { SessionAuth } from "../Security/Authentication.js"
+
+export const UpdateRoleRequest = Schema.Struct({ role: Role })
+
+const MemberPath = Schema.Struct({ organizationId: Id, memberId: Id })
+
+export const MembersApi = HttpApiGroup.make("members")
+  .add(
+    HttpApiEndpoint.get("list", "/organizations/:organizationId/members")
+      .setPath(Schema.Struct({ organizationId: Id }))
+      .setUrlParams(PageQuery)
+      .addSuccess(Page(Member))
+  )
+  .add(
+    HttpApiEndpoint.patch("updateRole", "/organizations/:organizationId/members/:memberId")
+      .setPath(MemberPath)
+      .setPayload(UpdateRoleRequest)
+      .addSuccess(Success)
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/organizations/:organizationId/members/:memberId")
+      .setPath(MemberPath)
+      .addSuccess(Success)
+  )
+  .addError(errorDoc(NotFound))
+  .addError(errorDoc(Forbidden))
+  .middleware(SessionAuth)

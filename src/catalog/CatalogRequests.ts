@@ -5,6 +5,7 @@ import * as Schema from "effect/Schema"
 import { Cursor } from "./domain/Collections.js"
 import { Slug } from "./domain/Episode.js"
 import { Limit, Session } from "./http/CatalogApi.js"
+import { requestOf } from "./RequestStruct.js"
 
 /** 1..50, default 10 (the REST `limit`, as a number). */
 export const PageSize = Schema.typeSchema(Limit)
@@ -25,34 +26,44 @@ export const PageCursor = Cursor.pipe(
   })
 )
 
-/** Unknown fields are refused, as REST refuses unknown parameters. */
-const strict = { parseOptions: { onExcessProperty: "error" } } as const
+/** An episode's slug as an argument, with a message a caller can act on. */
+export const SlugField = Slug.annotations({
+  description: "The episode's slug: its number as text, negative for bonus episodes.",
+  message: () => 'must be an episode number as text, such as "12" or "-1"'
+})
 
-export const EpisodeSearchRequest = Schema.Struct({
-  query: Schema.optional(
-    SearchText.annotations({
-      description: "Words to search for; without it, episodes are listed newest first."
-    })
-  ),
-  session: Schema.optional(SessionNumber),
-  limit: Schema.optional(PageSize),
-  cursor: Schema.optional(PageCursor)
-}).annotations({ ...strict, description: "Search or page through episodes." })
+export const EpisodeSearchRequest = requestOf(
+  {
+    query: Schema.optional(
+      SearchText.annotations({
+        description: "Words to search for; without it, episodes are listed newest first."
+      })
+    ),
+    session: Schema.optional(SessionNumber),
+    limit: Schema.optional(PageSize),
+    cursor: Schema.optional(PageCursor)
+  },
+  "Search or page through episodes."
+)
 export type EpisodeSearchRequest = typeof EpisodeSearchRequest.Type
 
-export const TranscriptSearchRequest = Schema.Struct({
-  query: SearchText.annotations({
-    description: "Words to search for: at least one of two or more letters or digits."
-  }),
-  session: Schema.optional(SessionNumber),
-  limit: Schema.optional(PageSize),
-  cursor: Schema.optional(PageCursor)
-}).annotations({ ...strict, description: "Search the text of the transcripts." })
+export const TranscriptSearchRequest = requestOf(
+  {
+    query: SearchText.annotations({
+      description: "Words to search for: at least one of two or more letters or digits."
+    }),
+    session: Schema.optional(SessionNumber),
+    limit: Schema.optional(PageSize),
+    cursor: Schema.optional(PageCursor)
+  },
+  "Search the text of the transcripts."
+)
 export type TranscriptSearchRequest = typeof TranscriptSearchRequest.Type
 
-export const EpisodeRequest = Schema.Struct({
-  slug: Slug.annotations({
-    description: "The episode's slug: its number as text, negative for bonus episodes."
-  })
-}).annotations({ ...strict, description: "One episode by slug." })
+export const EpisodeRequest = requestOf(
+  {
+    slug: SlugField
+  },
+  "One episode by slug."
+)
 export type EpisodeRequest = typeof EpisodeRequest.Type

@@ -23,6 +23,7 @@ import { CatalogHandlersLive } from "./http/CatalogHandlers.js"
 import { CatalogOperations, CatalogOperationsLive } from "./http/CatalogOperations.js"
 import { spendRequests } from "./http/RateLimited.js"
 import { McpRoutes } from "./mcp/McpRoutes.js"
+import { RpcRoutes } from "./rpc/RpcRoutes.js"
 import { SearchLive } from "./Search.js"
 
 class CatalogApiApp extends Context.Tag("CatalogApiApp")<CatalogApiApp, ApiApp>() {}
@@ -78,7 +79,8 @@ export const layerCatalog = Layer.mergeAll(
   mountApiApp(CatalogApiApp, "/*"),
   DescriptionRoutes,
   FastPath,
-  McpRoutes
+  McpRoutes,
+  RpcRoutes
 ).pipe(
   Layer.provide(layerApiApp(CatalogApiApp, CatalogApi, CatalogHandlersLive)),
   Layer.provide(CatalogServicesLive)

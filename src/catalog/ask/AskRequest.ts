@@ -1,6 +1,7 @@
 // What the ask endpoint takes (catalog-extensions §8): a question of 1 to 500 characters and how
 // many episodes and transcript hits to return. One schema for POST /ask, GET /ask and RPC `Ask`.
 import * as Schema from "effect/Schema"
+import { requestOf } from "../RequestStruct.js"
 
 export const askLimitBounds = { minimum: 1, maximum: 20, default: 5 } as const
 
@@ -22,10 +23,10 @@ export const AskLimit = Schema.Int.pipe(
   Schema.annotations({ description: limitDescription, jsonSchema: { type: "integer", ...askLimitBounds } })
 )
 
-export const AskRequest = Schema.Struct({
-  question: Question,
-  limit: Schema.optional(AskLimit)
-}).annotations({ identifier: "AskRequest", parseOptions: { onExcessProperty: "error" } })
+export const AskRequest = requestOf(
+  { question: Question, limit: Schema.optional(AskLimit) },
+  "A question about the podcast, and how many episodes and transcript hits to return."
+).annotations({ identifier: "AskRequest" })
 export type AskRequest = typeof AskRequest.Type
 
 /** `GET /ask?q=…&limit=…`: the same request in the query string. */

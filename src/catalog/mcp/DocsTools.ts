@@ -7,6 +7,7 @@ import { NotFound } from "../../http/ApiError.js"
 import type { CatalogService } from "../Catalog.js"
 import { SearchText } from "../CatalogRequests.js"
 import { DocPage } from "../domain/DocPage.js"
+import { requestOf } from "../RequestStruct.js"
 import type { SearchService } from "../Search.js"
 import { makeTool } from "./McpTool.js"
 import type { McpResources } from "./ToolServer.js"
@@ -28,16 +29,20 @@ export class DocSearchResult extends Schema.Class<DocSearchResult>("DocSearchRes
   data: Schema.Array(DocSearchHit)
 }) {}
 
-const DocSearchRequest = Schema.Struct({
-  query: SearchText.annotations({ description: "Words to look for in the documentation." })
-}).annotations({ parseOptions: { onExcessProperty: "error" } })
+const DocSearchRequest = requestOf(
+  { query: SearchText.annotations({ description: "Words to look for in the documentation." }) },
+  "Search the documentation."
+)
 
-const DocRequest = Schema.Struct({
-  path: Schema.String.pipe(Schema.maxLength(200)).annotations({
-    description: "A page's file name, as search_docs and resources/list give it, e.g. getting-started.md.",
-    examples: ["getting-started.md"]
-  })
-}).annotations({ parseOptions: { onExcessProperty: "error" } })
+const DocRequest = requestOf(
+  {
+    path: Schema.String.pipe(Schema.maxLength(200)).annotations({
+      description: "A page's file name, as search_docs and resources/list give it, e.g. getting-started.md.",
+      examples: ["getting-started.md"]
+    })
+  },
+  "One documentation page by its file name."
+)
 
 /** All the pages, at most this many per search (the documentation is a handful of pages). */
 const maxDocHits = 20

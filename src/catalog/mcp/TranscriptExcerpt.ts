@@ -4,8 +4,9 @@
 // Unicode code points, as a client in any language counts them.
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
-import { Slug } from "../domain/Episode.js"
+import { SlugField } from "../CatalogRequests.js"
 import { Transcript } from "../domain/Transcript.js"
+import { requestOf } from "../RequestStruct.js"
 
 export const maxCharactersBounds = { minimum: 1, maximum: 200_000, default: 20_000 } as const
 
@@ -19,15 +20,10 @@ export const MaxCharacters = Schema.Int.pipe(
   })
 )
 
-export const TranscriptExcerptRequest = Schema.Struct({
-  slug: Slug.annotations({
-    description: "The episode's slug: its number as text, negative for bonus episodes."
-  }),
-  max_characters: Schema.optional(MaxCharacters)
-}).annotations({
-  parseOptions: { onExcessProperty: "error" },
-  description: "One transcript, cut to max_characters."
-})
+export const TranscriptExcerptRequest = requestOf(
+  { slug: SlugField, max_characters: Schema.optional(MaxCharacters) },
+  "One transcript, cut to max_characters."
+)
 export type TranscriptExcerptRequest = typeof TranscriptExcerptRequest.Type
 
 export class TranscriptExcerpt extends Schema.Class<TranscriptExcerpt>("TranscriptExcerpt")({

@@ -1,0 +1,34 @@
+// Facts of the contracts that several tests check against: every operationId of the base contract
+// and the extensions.
+
+/** Every operationId of the base contract and the extensions. */
+export const contractOperationIds: ReadonlyArray<string> = [
+  "auth.signUp",
+  "auth.signIn",
+  "auth.signOut",
+  "auth.verifyEmail",
+  "security.sessions",
+  "security.revokeSession",
+  "security.changePassword",
+  "profile.get",
+  "profile.update",
+  "profile.changeEmail",
+  "context.credential",
+  "context.get",
+  "organizations.create",
+  "organizations.list",
+  "organizations.get",
+  "organizations.update",
+  "organizations.switch",
+  "members.list",
+  "members.updateRole",
+  "members.remove",
+  "invitations.list",
+  "invitations.create",
+  "invitations.revoke",
+  "invitations.accept",
+  "invitations.reject",
+  "tokens.create",
+  "tokens.list",
+  "tokens.revoke"
+]

@@ -1,16 +1,33 @@
 // What the agent surfaces (MCP tools, RPC procedures) accept: the REST parameters as typed JSON
-// values. Page size and session reuse the type side of the REST parameter schemas, so the bounds
-// and their messages exist once; the JSON Schema of each MCP tool and the RPC payloads derive from here.
+// values, with the REST bounds (defined here, used by the REST parameters too) and messages. The
+// JSON Schema of each MCP tool and the RPC payloads derive from here; nothing here depends on the
+// HTTP layer, so the RPC client can import it.
 import * as Schema from "effect/Schema"
 import { Cursor } from "./domain/Collections.js"
 import { Slug } from "./domain/Episode.js"
-import { Limit, Session } from "./http/CatalogApi.js"
 import { requestOf } from "./RequestStruct.js"
 
-/** 1..50, default 10 (the REST `limit`, as a number). */
-export const PageSize = Schema.typeSchema(Limit)
-/** A session (season) number (the REST `session`, as a number). */
-export const SessionNumber = Schema.typeSchema(Session)
+/** The bounds of `limit` wherever it is taken (REST parameters, tools, procedures). */
+export const pageSizeBounds = { minimum: 1, maximum: 50, default: 10 } as const
+/** The bounds of `session`. */
+export const sessionBounds = { minimum: 1, maximum: 999_999_999 } as const
+
+/** An integer argument within bounds, with the message and JSON Schema every surface shows. */
+export const boundedInteger = (
+  description: string,
+  bounds: { readonly minimum: number; readonly maximum: number; readonly default?: number }
+) =>
+  Schema.Int.pipe(
+    Schema.between(bounds.minimum, bounds.maximum, {
+      message: () => `must be an integer from ${bounds.minimum} to ${bounds.maximum}`
+    }),
+    Schema.annotations({ jsonSchema: { type: "integer", description, ...bounds } })
+  )
+
+/** 1..50, default 10: the REST `limit`, as a number. */
+export const PageSize = boundedInteger("Page size.", pageSizeBounds)
+/** A session (season) number: the REST `session`, as a number. */
+export const SessionNumber = boundedInteger("Only episodes of this session (season).", sessionBounds)
 
 /** Words to search for: at most 500 characters, as in REST. */
 export const SearchText = Schema.String.pipe(

@@ -1,11 +1,11 @@
 // What the ask endpoint takes (catalog-extensions §8): a question of 1 to 500 characters and how
 // many episodes and transcript hits to return. One schema for POST /ask, GET /ask and RPC `Ask`.
 import * as Schema from "effect/Schema"
+import { boundedInteger } from "../CatalogRequests.js"
 import { requestOf } from "../RequestStruct.js"
 
 export const askLimitBounds = { minimum: 1, maximum: 20, default: 5 } as const
 
-const limitMessage = `must be an integer from ${askLimitBounds.minimum} to ${askLimitBounds.maximum}`
 const limitDescription = `How many episodes and transcript hits to return (default ${askLimitBounds.default}).`
 
 export const Question = Schema.String.pipe(
@@ -18,10 +18,7 @@ export const Question = Schema.String.pipe(
   })
 )
 
-export const AskLimit = Schema.Int.pipe(
-  Schema.between(askLimitBounds.minimum, askLimitBounds.maximum, { message: () => limitMessage }),
-  Schema.annotations({ description: limitDescription, jsonSchema: { type: "integer", ...askLimitBounds } })
-)
+export const AskLimit = boundedInteger(limitDescription, askLimitBounds)
 
 export const AskRequest = requestOf(
   { question: Question, limit: Schema.optional(AskLimit) },

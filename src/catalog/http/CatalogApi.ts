@@ -15,6 +15,7 @@ import {
   ServiceUnavailable
 } from "../../http/ApiError.js"
 import { AskGroup } from "../ask/AskApi.js"
+import { pageSizeBounds, sessionBounds } from "../CatalogRequests.js"
 import { Cursor, EpisodePage, Health, TranscriptHitPage } from "../domain/Collections.js"
 import { EpisodeDetail, Slug } from "../domain/Episode.js"
 import { SnapshotManifest } from "../domain/Manifest.js"
@@ -37,11 +38,8 @@ const integerParameter = (
     Schema.annotations({ description, jsonSchema: { type: "integer", description, ...bounds } })
   )
 
-export const Limit = integerParameter("Page size.", { minimum: 1, maximum: 50, default: 10 })
-export const Session = integerParameter("Only episodes of this session (season).", {
-  minimum: 1,
-  maximum: 999_999_999
-})
+export const Limit = integerParameter("Page size.", pageSizeBounds)
+export const Session = integerParameter("Only episodes of this session (season).", sessionBounds)
 
 const strictParams = { parseOptions: { onExcessProperty: "error" } } as const
 

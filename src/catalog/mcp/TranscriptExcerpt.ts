@@ -4,20 +4,15 @@
 // Unicode code points, as a client in any language counts them.
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
-import { SlugField } from "../CatalogRequests.js"
+import { boundedInteger, SlugField } from "../CatalogRequests.js"
 import { Transcript } from "../domain/Transcript.js"
 import { requestOf } from "../RequestStruct.js"
 
 export const maxCharactersBounds = { minimum: 1, maximum: 200_000, default: 20_000 } as const
 
-export const MaxCharacters = Schema.Int.pipe(
-  Schema.between(maxCharactersBounds.minimum, maxCharactersBounds.maximum, {
-    message: () => `must be an integer from ${maxCharactersBounds.minimum} to ${maxCharactersBounds.maximum}`
-  }),
-  Schema.annotations({
-    description: `How many characters of text to return (default ${maxCharactersBounds.default}).`,
-    jsonSchema: { type: "integer", ...maxCharactersBounds }
-  })
+export const MaxCharacters = boundedInteger(
+  `How many characters of text to return (default ${maxCharactersBounds.default}).`,
+  maxCharactersBounds
 )
 
 export const TranscriptExcerptRequest = requestOf(

@@ -2,6 +2,7 @@
 // `security` and `profile`, whose names prefix the operationIds.
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import {
   Conflict,
@@ -54,8 +55,10 @@ export const UpdateProfileRequest = Schema.Struct({
 export const ChangeEmailRequest = Schema.Struct({ email: Email })
 
 export const AuthApi = HttpApiGroup.make("auth")
+  .annotate(OpenApi.Description, "Accounts: sign-up, sign-in, sign-out and email verification")
   .add(
     HttpApiEndpoint.post("signUp", "/auth/sign-up")
+      .annotate(OpenApi.Summary, "Create an account and start a session")
       .setPayload(SignUpRequest)
       .addSuccess(SignedInResponse)
       .addError(errorDoc(Conflict))
@@ -64,15 +67,22 @@ export const AuthApi = HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("signIn", "/auth/sign-in")
+      .annotate(OpenApi.Summary, "Start a session with email and password")
       .setPayload(SignInRequest)
       .addSuccess(SignedInResponse)
       .addError(errorDoc(Unauthorized))
       .addError(errorDoc(Forbidden))
       .addError(errorDoc(TooManyRequests))
   )
-  .add(HttpApiEndpoint.post("signOut", "/auth/sign-out").addSuccess(Success).middleware(SessionAuth))
+  .add(
+    HttpApiEndpoint.post("signOut", "/auth/sign-out")
+      .annotate(OpenApi.Summary, "End the current session and clear its cookie")
+      .addSuccess(Success)
+      .middleware(SessionAuth)
+  )
   .add(
     HttpApiEndpoint.post("verifyEmail", "/auth/verify-email")
+      .annotate(OpenApi.Summary, "Confirm an email address with the token of its link")
       .setPayload(VerifyEmailRequest)
       .addSuccess(Success)
       .addError(errorDoc(Conflict))
@@ -80,24 +90,44 @@ export const AuthApi = HttpApiGroup.make("auth")
   )
 
 export const SecurityApi = HttpApiGroup.make("security")
-  .add(HttpApiEndpoint.get("sessions", "/security/sessions").addSuccess(SessionList))
+  .annotate(OpenApi.Description, "The account's sessions and password")
+  .add(
+    HttpApiEndpoint.get("sessions", "/security/sessions")
+      .annotate(OpenApi.Summary, "The account's live sessions")
+      .addSuccess(SessionList)
+  )
   .add(
     HttpApiEndpoint.del("revokeSession", "/security/sessions/:sessionId")
+      .annotate(OpenApi.Summary, "Revoke one of the account's sessions")
       .setPath(Schema.Struct({ sessionId: Id }))
       .addSuccess(Success)
       .addError(errorDoc(NotFound))
   )
   .add(
     HttpApiEndpoint.post("changePassword", "/security/password")
+      .annotate(OpenApi.Summary, "Change the password; every other session is revoked")
       .setPayload(ChangePasswordRequest)
       .addSuccess(Success)
   )
   .middleware(SessionAuth)
 
 export const ProfileApi = HttpApiGroup.make("profile")
-  .add(HttpApiEndpoint.get("get", "/profile").addSuccess(UserProfile))
-  .add(HttpApiEndpoint.patch("update", "/profile").setPayload(UpdateProfileRequest).addSuccess(UserProfile))
+  .annotate(OpenApi.Description, "The signed-in user's profile")
   .add(
-    HttpApiEndpoint.post("changeEmail", "/profile/email").setPayload(ChangeEmailRequest).addSuccess(Success)
+    HttpApiEndpoint.get("get", "/profile")
+      .annotate(OpenApi.Summary, "The signed-in user's profile")
+      .addSuccess(UserProfile)
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/profile")
+      .annotate(OpenApi.Summary, "Update name, preferred name and theme")
+      .setPayload(UpdateProfileRequest)
+      .addSuccess(UserProfile)
+  )
+  .add(
+    HttpApiEndpoint.post("changeEmail", "/profile/email")
+      .annotate(OpenApi.Summary, "Request a verified change of email address")
+      .setPayload(ChangeEmailRequest)
+      .addSuccess(Success)
   )
   .middleware(SessionAuth)

@@ -2,6 +2,7 @@
 // is scoped to an organization; accepting and rejecting belong to the invitee.
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { Conflict, errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
 import { Email, Id, Page, PageQuery, Role, Success } from "../Domain/Common.js"
@@ -19,14 +20,17 @@ const OrganizationPath = Schema.Struct({ organizationId: Id })
 const InvitationPath = Schema.Struct({ invitationId: Id })
 
 export const InvitationsApi = HttpApiGroup.make("invitations")
+  .annotate(OpenApi.Description, "Invitations by email, valid 7 days, answered by the verified invitee")
   .add(
     HttpApiEndpoint.get("list", "/organizations/:organizationId/invitations")
+      .annotate(OpenApi.Summary, "The organization's invitations, newest first")
       .setPath(OrganizationPath)
       .setUrlParams(PageQuery)
       .addSuccess(Page(Invitation))
   )
   .add(
     HttpApiEndpoint.post("create", "/organizations/:organizationId/invitations")
+      .annotate(OpenApi.Summary, "Invite someone by email")
       .setPath(OrganizationPath)
       .setPayload(CreateInvitationRequest)
       .addSuccess(Invitation)
@@ -34,18 +38,21 @@ export const InvitationsApi = HttpApiGroup.make("invitations")
   )
   .add(
     HttpApiEndpoint.del("revoke", "/organizations/:organizationId/invitations/:invitationId")
+      .annotate(OpenApi.Summary, "Revoke a pending invitation")
       .setPath(Schema.Struct({ organizationId: Id, invitationId: Id }))
       .addSuccess(Success)
       .addError(errorDoc(Conflict))
   )
   .add(
     HttpApiEndpoint.post("accept", "/invitations/:invitationId/accept")
+      .annotate(OpenApi.Summary, "Accept an invitation sent to your verified email")
       .setPath(InvitationPath)
       .addSuccess(AcceptedInvitation)
       .addError(errorDoc(Conflict))
   )
   .add(
     HttpApiEndpoint.post("reject", "/invitations/:invitationId/reject")
+      .annotate(OpenApi.Summary, "Reject an invitation sent to your verified email")
       .setPath(InvitationPath)
       .addSuccess(Success)
       .addError(errorDoc(Conflict))

@@ -1,6 +1,7 @@
 // The endpoints of memberships (base contract §4, extensions §3), group `members`: session only.
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
 import { Id, Page, PageQuery, Role, Success } from "../Domain/Common.js"
@@ -12,20 +13,24 @@ export const UpdateRoleRequest = Schema.Struct({ role: Role })
 const MemberPath = Schema.Struct({ organizationId: Id, memberId: Id })
 
 export const MembersApi = HttpApiGroup.make("members")
+  .annotate(OpenApi.Description, "Memberships: owners manage anyone, admins non-owners, members may leave")
   .add(
     HttpApiEndpoint.get("list", "/organizations/:organizationId/members")
+      .annotate(OpenApi.Summary, "The organization's members, in the order they joined")
       .setPath(Schema.Struct({ organizationId: Id }))
       .setUrlParams(PageQuery)
       .addSuccess(Page(Member))
   )
   .add(
     HttpApiEndpoint.patch("updateRole", "/organizations/:organizationId/members/:memberId")
+      .annotate(OpenApi.Summary, "Change a member's role")
       .setPath(MemberPath)
       .setPayload(UpdateRoleRequest)
       .addSuccess(Success)
   )
   .add(
     HttpApiEndpoint.del("remove", "/organizations/:organizationId/members/:memberId")
+      .annotate(OpenApi.Summary, "Remove a member, or leave the organization")
       .setPath(MemberPath)
       .addSuccess(Success)
   )

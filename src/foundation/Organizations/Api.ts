@@ -2,6 +2,7 @@
 // the caller's context (group `context`). get and update accept bearer tokens; the rest sessions only.
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { Conflict, errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
 import { Id, Success } from "../Domain/Common.js"
@@ -49,8 +50,10 @@ export const SwitchOrganizationRequest = Schema.Struct({ organizationId: Id })
 const OrganizationPath = Schema.Struct({ organizationId: Id })
 
 export const OrganizationsApi = HttpApiGroup.make("organizations")
+  .annotate(OpenApi.Description, "Organizations and the session's active one")
   .add(
     HttpApiEndpoint.post("create", "/organizations")
+      .annotate(OpenApi.Summary, "Create an organization; the caller becomes its owner")
       .setPayload(CreateOrganizationRequest)
       .addSuccess(Organization)
       .addError(errorDoc(Conflict))
@@ -58,11 +61,13 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
   )
   .add(
     HttpApiEndpoint.get("list", "/organizations")
+      .annotate(OpenApi.Summary, "The caller's organizations, each with the caller's role")
       .addSuccess(Schema.Array(OrganizationWithRole))
       .middleware(SessionAuth)
   )
   .add(
     HttpApiEndpoint.get("get", "/organizations/:organizationId")
+      .annotate(OpenApi.Summary, "One organization")
       .setPath(OrganizationPath)
       .addSuccess(Organization)
       .addError(errorDoc(NotFound))
@@ -71,6 +76,7 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
   )
   .add(
     HttpApiEndpoint.patch("update", "/organizations/:organizationId")
+      .annotate(OpenApi.Summary, "Update an organization (optimistic concurrency on version)")
       .setPath(OrganizationPath)
       .setPayload(UpdateOrganizationRequest)
       .addSuccess(Organization)
@@ -81,6 +87,7 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
   )
   .add(
     HttpApiEndpoint.post("switch", "/context/organization")
+      .annotate(OpenApi.Summary, "Set the session's active organization")
       .setPayload(SwitchOrganizationRequest)
       .addSuccess(Success)
       .addError(errorDoc(NotFound))
@@ -88,9 +95,16 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
   )
 
 export const ContextApi = HttpApiGroup.make("context")
+  .annotate(OpenApi.Description, "Who is calling")
   .add(
     HttpApiEndpoint.get("credential", "/credential-context")
+      .annotate(OpenApi.Summary, "Who the calling credential is: organization and scopes")
       .addSuccess(CredentialContext)
       .middleware(CredentialAuth)
   )
-  .add(HttpApiEndpoint.get("get", "/context").addSuccess(ContextResponse).middleware(SessionAuth))
+  .add(
+    HttpApiEndpoint.get("get", "/context")
+      .annotate(OpenApi.Summary, "The signed-in user, the active organization and every organization")
+      .addSuccess(ContextResponse)
+      .middleware(SessionAuth)
+  )

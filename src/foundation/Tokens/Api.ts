@@ -1,6 +1,7 @@
 // The endpoints of organization API tokens (extensions §5), group `tokens`: session only.
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
 import { Id, Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
@@ -35,20 +36,27 @@ export const TokenItem = Schema.Struct({
 const OrganizationPath = Schema.Struct({ organizationId: Id })
 
 export const TokensApi = HttpApiGroup.make("tokens")
+  .annotate(
+    OpenApi.Description,
+    "Organization API tokens for bearer access (organizations:read / organizations:write)"
+  )
   .add(
     HttpApiEndpoint.post("create", "/organizations/:organizationId/tokens")
+      .annotate(OpenApi.Summary, "Create an API token (shown once)")
       .setPath(OrganizationPath)
       .setPayload(CreateTokenRequest)
       .addSuccess(CreatedToken)
   )
   .add(
     HttpApiEndpoint.get("list", "/organizations/:organizationId/tokens")
+      .annotate(OpenApi.Summary, "The organization's API tokens that are not revoked")
       .setPath(OrganizationPath)
       .setUrlParams(PageQuery)
       .addSuccess(Page(TokenItem))
   )
   .add(
     HttpApiEndpoint.del("revoke", "/organizations/:organizationId/tokens/:tokenId")
+      .annotate(OpenApi.Summary, "Revoke an API token")
       .setPath(Schema.Struct({ organizationId: Id, tokenId: Id }))
       .addSuccess(Success)
   )

@@ -53,6 +53,14 @@ const fetchDocument = Effect.map(request("/api/v1/openapi.json"), (response) => 
   return response.json as Json
 })
 
+/** The node at `keys` under `value` (a test failure, not a crash, when one is missing). */
+const at = (value: unknown, ...keys: ReadonlyArray<string>): Json =>
+  keys.reduce<Json>((node, key) => {
+    const next = node[key]
+    expect(next, keys.join(".")).toBeTypeOf("object")
+    return next as Json
+  }, value as Json)
+
 /** Resolves `$ref`s to components. */
 const resolve = (document: Json, schema: unknown): Json => {
   const node = schema as Json
@@ -190,9 +198,13 @@ describe("the foundation's OpenAPI document", () => {
         const byId = Object.fromEntries(
           operations(document).map(({ operation }) => [operation.operationId, operation])
         )
-        const update = ((
-          ((byId["organizations.update"]?.requestBody as Json).content as Json)["application/json"] as Json
-        ).schema ?? {}) as Json
+        const update = at(
+          byId["organizations.update"],
+          "requestBody",
+          "content",
+          "application/json",
+          "schema"
+        )
         expect(update.required).toEqual(["version", "name"])
         const fields = update.properties as Record<string, Json>
         expect(fields.version).toMatchObject({ minimum: 0, maximum: 9007199254740991 })
@@ -210,11 +222,9 @@ describe("the foundation's OpenAPI document", () => {
         )
         const page = resolve(
           document,
-          (((byId["members.list"]?.responses as Json)["200"] as Json).content as Json)[
-            "application/json"
-          ] as Json
+          at(byId["members.list"], "responses", "200", "content", "application/json", "schema")
         )
-        expect((page.schema as Json).required).toEqual(["items", "nextCursor"])
+        expect(page.required).toEqual(["items", "nextCursor"])
       })
     )
 

@@ -13,6 +13,7 @@ import {
   type ReadResourceResult,
   type Resource
 } from "@modelcontextprotocol/sdk/types.js"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import type { McpTool } from "./McpTool.js"
 
 export interface McpResources {
@@ -36,12 +37,16 @@ export const makeToolServerFactory = (options: ToolServerOptions): (() => Server
   const toolsByName = new Map(options.tools.map((tool) => [tool.definition.name, tool]))
   const definitions = options.tools.map((tool) => tool.definition)
   const resources = options.resources
+  // Our servers never validate JSON Schemas (that is for elicitation), but each Server would build
+  // its own Ajv instance, the costliest part of building one: all of them share this one.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator()
   return () => {
     const server = new Server(
       { name: options.name, title: options.title, version: options.version },
       {
         capabilities: resources === undefined ? { tools: {} } : { tools: {}, resources: {} },
-        instructions: options.instructions
+        instructions: options.instructions,
+        jsonSchemaValidator
       }
     )
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }))

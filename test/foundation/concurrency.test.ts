@@ -65,9 +65,10 @@ describe.skipIf(!hasPostgres)("concurrency on PostgreSQL", () => {
           name: string
           phone: string
         }
-        const [row] = yield* sqlQuery("SELECT name, phone, version::int AS version FROM organizations WHERE id = $1", [
-          organization.id
-        ])
+        const [row] = yield* sqlQuery(
+          "SELECT name, phone, version::int AS version FROM organizations WHERE id = $1",
+          [organization.id]
+        )
         expect(row).toEqual({ name: winner.name, phone: winner.phone, version: 2 })
       })
     )

@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
+import { contractOperationIds, type OperationId } from "./support/Contract.js"
 import {
   type Account,
   allMembers,
@@ -36,37 +37,8 @@ type TokenCaller = (typeof tokenCallers)[number]
 const callerKinds = [...sessionCallers, ...tokenCallers, "none", "garbageBearer", "garbageCookie"] as const
 type CallerKind = (typeof callerKinds)[number]
 
-const operationNames = [
-  "auth.signUp",
-  "auth.signIn",
-  "auth.signOut",
-  "auth.verifyEmail",
-  "security.sessions",
-  "security.revokeSession",
-  "security.changePassword",
-  "profile.get",
-  "profile.update",
-  "profile.changeEmail",
-  "context.credential",
-  "context.get",
-  "organizations.create",
-  "organizations.list",
-  "organizations.get",
-  "organizations.update",
-  "organizations.switch",
-  "members.list",
-  "members.updateRole",
-  "members.remove",
-  "invitations.list",
-  "invitations.create",
-  "invitations.revoke",
-  "invitations.accept",
-  "invitations.reject",
-  "tokens.create",
-  "tokens.list",
-  "tokens.revoke"
-] as const
-type OperationName = (typeof operationNames)[number]
+const operationNames = contractOperationIds
+type OperationName = OperationId
 
 type Json = Record<string, unknown>
 

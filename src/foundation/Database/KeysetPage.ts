@@ -62,3 +62,22 @@ export const pageOf = <Row extends Position>(rows: ReadonlyArray<Row>, limit: nu
   const last = items[items.length - 1]
   return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null }
 }
+
+/**
+ * One page of a list: decodes the cursor (400 when it is not ours), fetches one row more than
+ * asked after its position, and turns each row of the page into the item the client sees.
+ */
+export const readPage = <Row extends Position, Item, E, R>(
+  page: { readonly cursor: string | undefined; readonly limit: number },
+  fetch: (after: Option.Option<Position>, limit: number) => Effect.Effect<ReadonlyArray<Row>, E, R>,
+  toItem: (row: Row) => Item
+): Effect.Effect<
+  { readonly items: ReadonlyArray<Item>; readonly nextCursor: string | null },
+  E | BadRequest,
+  R
+> =>
+  Effect.gen(function* () {
+    const after = yield* decodeCursor(page.cursor)
+    const { items, nextCursor } = pageOf(yield* fetch(after, page.limit + 1), page.limit)
+    return { items: items.map(toItem), nextCursor }
+  })

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Conflict, Forbidden, NotFound } from "../../http/ApiError.js"
 import { Accounts } from "../Accounts/Accounts.js"
-import { decodeCursor, pageOf } from "../Database/KeysetPage.js"
+import { readPage } from "../Database/KeysetPage.js"
 import { isUniqueViolation } from "../Database/Rows.js"
 import type { PageRequest, Role } from "../Domain/Common.js"
 import { Invitation } from "../Domain/Invitation.js"
@@ -55,13 +55,10 @@ export class Invitations extends Effect.Service<Invitations>()("Invitations", {
 
     /** Any member may list the invitations, newest first, every status included. */
     const list = (session: SessionPrincipal, organizationId: string, page: PageRequest) =>
-      Effect.gen(function* () {
-        const after = yield* decodeCursor(page.cursor)
-        yield* access.memberRole(session, organizationId)
-        const rows = yield* repo.page(organizationId, after, page.limit + 1)
-        const { items, nextCursor } = pageOf(rows, page.limit)
-        return { items: items.map(toInvitation), nextCursor }
-      })
+      Effect.zipRight(
+        access.memberRole(session, organizationId),
+        readPage(page, (after, limit) => repo.page(organizationId, after, limit), toInvitation)
+      )
 
     /** An owner or admin (never an admin inviting an owner) invites someone who is not a member. */
     const create = (

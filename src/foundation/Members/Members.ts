@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { BadRequest, Forbidden, NotFound } from "../../http/ApiError.js"
 import { Sessions } from "../Accounts/Sessions.js"
-import { decodeCursor, pageOf } from "../Database/KeysetPage.js"
+import { readPage } from "../Database/KeysetPage.js"
 import type { PageRequest, Role } from "../Domain/Common.js"
 import { Member } from "../Domain/Member.js"
 import { OrganizationAccess } from "../Organizations/OrganizationAccess.js"
@@ -33,19 +33,15 @@ export class Members extends Effect.Service<Members>()("Members", {
 
     /** Any member may list the members (a non-member gets 404). */
     const list = (session: SessionPrincipal, organizationId: string, page: PageRequest) =>
-      Effect.gen(function* () {
-        const after = yield* decodeCursor(page.cursor)
-        yield* access.memberRole(session, organizationId)
-        const rows = yield* repo.page(organizationId, after, page.limit + 1)
-        const { items, nextCursor } = pageOf(rows, page.limit)
-        return {
-          items: items.map(
-            (row) =>
-              new Member({ id: row.id, userId: row.userId, name: row.name, email: row.email, role: row.role })
-          ),
-          nextCursor
-        }
-      })
+      Effect.zipRight(
+        access.memberRole(session, organizationId),
+        readPage(
+          page,
+          (after, limit) => repo.page(organizationId, after, limit),
+          (row) =>
+            new Member({ id: row.id, userId: row.userId, name: row.name, email: row.email, role: row.role })
+        )
+      )
 
     /** Fails with LAST_OWNER when `target` is an owner and no other owner would remain. */
     const keepAnOwner = (organizationId: string, target: TargetMember) =>

@@ -5,7 +5,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { NotFound } from "../../http/ApiError.js"
-import { decodeCursor, keysetCondition, pageOf } from "../Database/KeysetPage.js"
+import { keysetCondition, readPage } from "../Database/KeysetPage.js"
 import type { PageRequest, Scope } from "../Domain/Common.js"
 import type { ApiKeyPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
@@ -78,16 +78,16 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
 
     /** The organization's tokens that are not revoked (expired ones included), newest first. */
     const list = (organizationId: string, page: PageRequest) =>
-      Effect.gen(function* () {
-        const after = yield* decodeCursor(page.cursor)
-        const rows = yield* sql<TokenListing>`
+      readPage(
+        page,
+        (after, limit) => sql<TokenListing>`
           SELECT id, name, scopes, prefix, created_at, expires_at, last_used_at FROM api_tokens
           WHERE organization_id = ${organizationId} AND revoked_at IS NULL
             AND ${keysetCondition(sql, after, "before")}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`
-        return pageOf(rows, page.limit)
-      })
+          LIMIT ${limit}`,
+        (row) => row
+      )
 
     const revoke = (organizationId: string, tokenId: string) =>
       Effect.flatMap(

@@ -2,7 +2,7 @@
 // and the extensions.
 
 /** Every operationId of the base contract and the extensions. */
-export const contractOperationIds: ReadonlyArray<string> = [
+export const contractOperationIds = [
   "auth.signUp",
   "auth.signIn",
   "auth.signOut",
@@ -31,4 +31,5 @@ export const contractOperationIds: ReadonlyArray<string> = [
   "tokens.create",
   "tokens.list",
   "tokens.revoke"
-]
+] as const
+export type OperationId = (typeof contractOperationIds)[number]

@@ -6,7 +6,7 @@
 // `npm run bench -- catalog-agents`; prints the Markdown table for BENCHMARKS.md.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
 
@@ -210,10 +210,7 @@ try {
   }
 
   const format = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 })
-  const lines = [
-    "| lookup | surface | req/s | against REST (fast path) | p50 / p99 ms |",
-    "|---|---|---|---|---|"
-  ]
+  const lines = ["| lookup | surface | req/s | / first REST row | p50 / p99 ms |", "|---|---|---|---|---|"]
   for (const { name, rows } of lookups) {
     const rest = best.get(rows[0] as Row)?.requestsPerSecond ?? 1
     for (const row of rows) {
@@ -224,8 +221,9 @@ try {
       )
     }
   }
+  const loadAverage = loadavg()[0]?.toFixed(2)
   console.log(
-    `\nautocannon, ${connections} connections, ${seconds} s per row, best of ${rounds} alternating rounds after a 2 s warm-up; demo podcast snapshot.\n`
+    `\nautocannon, ${connections} connections, ${seconds} s per row, best of ${rounds} alternating rounds after a 2 s warm-up; demo podcast snapshot; load average ${loadAverage} at the end.\n`
   )
   console.log(lines.join("\n"))
 } finally {

@@ -49,6 +49,13 @@ export const SlugField = Slug.annotations({
   message: () => 'must be an episode number as text, such as "12" or "-1"'
 })
 
+/** What every search takes besides its words: the session filter and the page. */
+const pageFields = {
+  session: Schema.optional(SessionNumber),
+  limit: Schema.optional(PageSize),
+  cursor: Schema.optional(PageCursor)
+}
+
 export const EpisodeSearchRequest = requestOf(
   {
     query: Schema.optional(
@@ -56,9 +63,7 @@ export const EpisodeSearchRequest = requestOf(
         description: "Words to search for; without it, episodes are listed newest first."
       })
     ),
-    session: Schema.optional(SessionNumber),
-    limit: Schema.optional(PageSize),
-    cursor: Schema.optional(PageCursor)
+    ...pageFields
   },
   "Search or page through episodes."
 )
@@ -69,18 +74,11 @@ export const TranscriptSearchRequest = requestOf(
     query: SearchText.annotations({
       description: "Words to search for: at least one of two or more letters or digits."
     }),
-    session: Schema.optional(SessionNumber),
-    limit: Schema.optional(PageSize),
-    cursor: Schema.optional(PageCursor)
+    ...pageFields
   },
   "Search the text of the transcripts."
 )
 export type TranscriptSearchRequest = typeof TranscriptSearchRequest.Type
 
-export const EpisodeRequest = requestOf(
-  {
-    slug: SlugField
-  },
-  "One episode by slug."
-)
+export const EpisodeRequest = requestOf({ slug: SlugField }, "One episode by slug.")
 export type EpisodeRequest = typeof EpisodeRequest.Type

@@ -1,0 +1,190 @@
+// What the foundation benchmarks share: a throwaway database on the PostgreSQL of
+// BENCH_DATABASE_URL (or TEST_DATABASE_URL), the service and the baseline each in their own
+// process, and autocannon runs alternating baseline and service after a warm-up.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { createServer } from "node:net"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Pg from "pg"
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "../..")
+export const COOKIE = "__Secure-service.session_token"
+export const ORIGIN = "http://bench.test"
+/** Raised for both servers so the limiter runs on every request but never refuses. */
+export const RATE_LIMIT = 1_000_000
+export const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+/** Starts `node --import tsx <args>` and resolves once its stdout shows `readyText`. */
+export const startProcess = (args: ReadonlyArray<string>, env: Record<string, string>, readyText: string) =>
+  new Promise<ChildProcess>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let output = ""
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes(readyText)) resolve(child)
+    })
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${output}`)))
+  })
+
+export interface Measure {
+  readonly requests: number
+  readonly p50: number
+  readonly p99: number
+  readonly non2xx: number
+}
+
+const autocannon = (url: string, headers: Record<string, string>): Measure => {
+  const args = [join(root, "node_modules/autocannon/autocannon.js"), "-j", "-c", String(CONNECTIONS)]
+  args.push("-d", String(DURATION_SECONDS))
+  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}=${value}`)
+  args.push(url)
+  const result = JSON.parse(execFileSync(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }).toString())
+  return {
+    requests: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors
+  }
+}
+
+/**
+ * Loads `path` on both servers with `headers`: one warm-up run each, then baseline and service
+ * alternately, twice, keeping the better run of each. Any non-2xx answer fails the benchmark.
+ * Returns a Markdown table row.
+ */
+export const compare = (
+  label: string,
+  baseline: string,
+  service: string,
+  path: string,
+  headers: Record<string, string>
+): string => {
+  autocannon(`${baseline}${path}`, headers)
+  autocannon(`${service}${path}`, headers)
+  const runs = { baseline: [] as Array<Measure>, service: [] as Array<Measure> }
+  for (let round = 0; round < 2; round++) {
+    runs.baseline.push(autocannon(`${baseline}${path}`, headers))
+    runs.service.push(autocannon(`${service}${path}`, headers))
+  }
+  const best = (ms: Array<Measure>) => ms.reduce((a, b) => (b.requests > a.requests ? b : a))
+  const b = best(runs.baseline)
+  const s = best(runs.service)
+  if (b.non2xx + s.non2xx > 0) throw new Error(`Non-2xx answers during ${label}: ${b.non2xx} / ${s.non2xx}`)
+  return `| ${label} | ${b.requests.toFixed(0)} | ${s.requests.toFixed(0)} | ${(s.requests / b.requests).toFixed(2)} | ${b.p50} / ${b.p99} | ${s.p50} / ${s.p99} |`
+}
+
+export const tableHeader = [
+  "| request | baseline req/s | service req/s | service / baseline | baseline p50 / p99 ms | service p50 / p99 ms |",
+  "|---|---|---|---|---|---|"
+]
+
+/** Fails unless both servers answer `path` with the same status and JSON. */
+export const sameAnswers = async (
+  baseline: string,
+  service: string,
+  path: string,
+  headers: Record<string, string>
+) => {
+  const [a, b] = await Promise.all(
+    [service, baseline].map(async (origin) => {
+      const response = await fetch(`${origin}${path}`, { headers })
+      return `${response.status} ${await response.text()}`
+    })
+  )
+  if (a !== b)
+    throw new Error(
+      `Answers differ for ${path}:\n  service  ${a?.slice(0, 500)}\n  baseline ${b?.slice(0, 500)}`
+    )
+}
+
+export interface BenchContext {
+  /** The throwaway database's URL. */
+  readonly databaseUrl: string
+  /** The running service (`src/main.ts`, catalog off, pool of 10) on that database. */
+  readonly service: string
+  /** Starts a baseline: this benchmark's file run with `--serve-baseline <databaseUrl> <port>`. */
+  readonly startBaseline: (file: string) => Promise<string>
+  /** A POST to the service with JSON, the public origin, and optionally a session cookie. */
+  readonly post: (
+    path: string,
+    body: unknown,
+    cookie?: string
+  ) => Promise<{ json: Record<string, unknown>; headers: Headers }>
+}
+
+/** Runs `body` with a fresh database and the service started on it; removes both afterwards. */
+export const withBenchDatabase = async (body: (context: BenchContext) => Promise<void>) => {
+  const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
+  if (!baseUrl) {
+    console.error(
+      "Set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server this benchmark may use."
+    )
+    process.exit(2)
+  }
+  const name = `foundation_bench_${randomBytes(4).toString("hex")}`
+  const admin = new Pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  const databaseUrl = url.toString()
+  const children: Array<ChildProcess> = []
+  try {
+    const servicePort = await freePort()
+    const env = {
+      DATABASE_URL: databaseUrl,
+      PORT: String(servicePort),
+      CATALOG_ENABLED: "false",
+      PUBLIC_ORIGIN: ORIGIN,
+      CREDENTIAL_RATE_LIMIT: String(RATE_LIMIT)
+    }
+    children.push(await startProcess(["src/main.ts"], env, "Listening on"))
+    const service = `http://127.0.0.1:${servicePort}`
+    const post = async (path: string, json: unknown, cookie?: string) => {
+      const response = await fetch(`${service}/api/v1${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: ORIGIN, ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify(json)
+      })
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+      return { json: (await response.json()) as Record<string, unknown>, headers: response.headers }
+    }
+    const startBaseline = async (file: string) => {
+      const port = await freePort()
+      children.push(await startProcess([file, "--serve-baseline", databaseUrl, String(port)], {}, "ready"))
+      return `http://127.0.0.1:${port}`
+    }
+    await body({ databaseUrl, service, startBaseline, post })
+  } finally {
+    for (const child of children) child.kill("SIGTERM")
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await admin.end()
+  }
+}
+
+/** Signs up the bench account and returns its session cookie header value. */
+export const benchSession = async (context: BenchContext) => {
+  const signedUp = await context.post("/auth/sign-up", {
+    email: "bench@example.com",
+    password: "bench password",
+    name: "Bench"
+  })
+  const session = /session_token=([^;]*)/.exec(signedUp.headers.get("set-cookie") ?? "")?.[1] ?? ""
+  return `${COOKIE}=${session}`
+}

@@ -5,7 +5,6 @@
 // in the error envelope.
 
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
@@ -13,7 +12,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import * as Effect from "effect/Effect"
 import { MethodNotAllowed, PayloadTooLarge } from "../../http/ApiError.js"
 import { clientAddress } from "../../http/ClientAddress.js"
-import { errorResponse } from "../../http/ErrorResponse.js"
+import { causeResponse, errorResponse } from "../../http/ErrorResponse.js"
+import { makeRouteTable } from "../../http/RouteTable.js"
 import { Catalog } from "../Catalog.js"
 import { CatalogConfig } from "../CatalogConfig.js"
 import { CatalogRateLimit, rateLimitExceeded } from "../CatalogRateLimit.js"
@@ -28,6 +28,8 @@ import { makeToolServerFactory } from "./ToolServer.js"
 export const maxMcpBodyBytes = 64 * 1024
 
 const allowedMethods = ["POST", "OPTIONS"]
+/** The MCP routes answer every method themselves, so failures never need a route table. */
+const noRoutes = makeRouteTable([])
 
 /** What a browser from an allowed origin needs to hear before it sends the POST. */
 const preflightHeaders = {
@@ -85,11 +87,7 @@ const endpoint = (
   build: () => Server,
   access: McpAccess,
   limit: typeof CatalogRateLimit.Service
-): Effect.Effect<
-  HttpServerResponse.HttpServerResponse,
-  HttpServerError.RequestError,
-  HttpServerRequest.HttpServerRequest
-> =>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const headers = request.headers
@@ -133,8 +131,12 @@ const endpoint = (
       return withCors(errorResponse(rateLimitExceeded(limit.perMinute, decision.retryAfterSeconds)))
     }
     // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid
-    // JSON-RPC); a body that cannot be read fails to the router, which answers in the envelope.
-    return withCors(yield* exchange(build, request, `http://${headers.host ?? "localhost"}${request.url}`))
+    // JSON-RPC); a body that cannot be read (413 beyond MAX_BODY_BYTES, 400) is answered in the
+    // envelope, like any other failure.
+    const url = `http://${headers.host ?? "localhost"}${request.url}`
+    return withCors(
+      yield* Effect.catchAllCause(exchange(build, request, url), (cause) => causeResponse(cause, noRoutes))
+    )
   })
 
 /** Both MCP servers on the shared router, built from the catalog's services. */

@@ -29,14 +29,12 @@ const alreadyMember = () => new Conflict({ message: "This person is already a me
 const notPending = (status: string) =>
   new Conflict({ message: `This invitation is ${status}; only a pending invitation can be acted on.` })
 
+/** Rows were validated on their way in, and responses are encoded against the schema anyway. */
 const toInvitation = (row: InvitationRow) =>
-  new Invitation({
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    status: row.status,
-    expiresAt: row.expiresAt
-  })
+  new Invitation(
+    { id: row.id, email: row.email, role: row.role, status: row.status, expiresAt: row.expiresAt },
+    true
+  )
 
 /** The path the invitee's link opens, under the public origin, with `?invitation=<id>`. */
 export const INVITATION_LINK_PATH = "/accept-invitation"

@@ -38,8 +38,12 @@ export class Members extends Effect.Service<Members>()("Members", {
         readPage(
           page,
           (after, limit) => repo.page(organizationId, after, limit),
+          // Rows were validated on their way in, and the response is encoded against the schema anyway.
           (row) =>
-            new Member({ id: row.id, userId: row.userId, name: row.name, email: row.email, role: row.role })
+            new Member(
+              { id: row.id, userId: row.userId, name: row.name, email: row.email, role: row.role },
+              true
+            )
         )
       )
 

@@ -26,33 +26,21 @@ export const wantsEventStream = (accept: string | undefined) => {
 
 const encodeAnswer = Schema.encodeSync(AskAnswer)
 
-const respond = (
-  ask: AskService,
-  request: AskRequest,
-  method: "GET" | "POST"
-): Effect.Effect<
+type Answered = Effect.Effect<
   HttpServerResponse.HttpServerResponse | AskAnswer,
   BadRequest | NotAcceptable,
   HttpServerRequest.HttpServerRequest
-> =>
-  Effect.flatMap(
-    HttpServerRequest.HttpServerRequest,
-    (
-      http
-    ): Effect.Effect<
-      HttpServerResponse.HttpServerResponse | AskAnswer,
-      BadRequest | NotAcceptable,
-      HttpServerRequest.HttpServerRequest
-    > => {
-      if (wantsEventStream(http.headers.accept))
-        return Effect.succeed(eventStreamResponse(ask.events(request)))
-      const answer = ask.answer(request)
-      if (Either.isLeft(answer)) return Effect.fail(answer.left)
-      return method === "GET"
-        ? respondPrepared(prepareJson(JSON.stringify(encodeAnswer(answer.right)), cacheControl.collection))
-        : Effect.succeed(answer.right)
-    }
-  )
+>
+
+const respond = (ask: AskService, request: AskRequest, method: "GET" | "POST"): Answered =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (http): Answered => {
+    if (wantsEventStream(http.headers.accept)) return Effect.succeed(eventStreamResponse(ask.events(request)))
+    const answer = ask.answer(request)
+    if (Either.isLeft(answer)) return Effect.fail(answer.left)
+    return method === "GET"
+      ? respondPrepared(prepareJson(JSON.stringify(encodeAnswer(answer.right)), cacheControl.collection))
+      : Effect.succeed(answer.right)
+  })
 
 export const AskHandlersLive = HttpApiBuilder.group(CatalogApi, "ask", (handlers) =>
   Effect.map(Ask, (ask) =>

@@ -1,6 +1,7 @@
 // Builds one MCP server from our tool and resource definitions. We use the SDK's low-level `Server`
-// (the SDK marks it for advanced use) because `McpServer.registerTool` only takes zod schemas, and
-// ours are the catalog's Effect Schemas: we publish their JSON Schema and decode arguments with them.
+// (marked deprecated in favour of `McpServer`, and kept "for advanced use cases") because
+// `McpServer.registerTool` only takes zod schemas, and ours are the catalog's Effect Schemas: we
+// publish their JSON Schema and decode arguments with them, with no second schema in zod.
 // A server is cheap to build: the stateless endpoint builds one per HTTP request.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {

@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { NotFound } from "../http/ApiError.js"
 import { etagFromSha256, type PreparedResponse, type Variant, variant } from "../http/PreparedResponse.js"
 import { CatalogConfig } from "./CatalogConfig.js"
 import { DocCollection, type DocPage } from "./domain/DocPage.js"
@@ -83,6 +84,19 @@ export interface CatalogService {
 }
 
 export class Catalog extends Context.Tag("Catalog")<Catalog, CatalogService>() {}
+
+/** The 404 for a slug no episode has. */
+export const episodeNotFound = (slug: string) =>
+  new NotFound({ message: `No episode has the slug "${slug}".`, data: { slug } })
+
+/** The 404 for a transcript: either the episode does not exist, or it has no local transcript. */
+export const transcriptNotFound = (catalog: CatalogService, slug: string) =>
+  catalog.episode(slug) === undefined
+    ? episodeNotFound(slug)
+    : new NotFound({
+        message: `Episode ${slug} has no local transcript.`,
+        data: { slug, transcriptAvailable: false }
+      })
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex")
 

@@ -5,8 +5,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import { type BadRequest, NotFound } from "../http/ApiError.js"
-import { Catalog, type CatalogService } from "./Catalog.js"
+import type { BadRequest, NotFound } from "../http/ApiError.js"
+import { Catalog, type CatalogService, episodeNotFound, transcriptNotFound } from "./Catalog.js"
 import type { EpisodeSearchRequest, TranscriptSearchRequest } from "./CatalogRequests.js"
 import { EpisodePage, TranscriptHitPage } from "./domain/Collections.js"
 import { EpisodeDetail } from "./domain/Episode.js"
@@ -49,7 +49,7 @@ export const makeCatalogReads = (catalog: CatalogService, search: SearchService)
   episode: (slug) => {
     const episode = catalog.episode(slug)
     return episode === undefined
-      ? Either.left(new NotFound({ message: `No episode has the slug "${slug}".`, data: { slug } }))
+      ? Either.left(episodeNotFound(slug))
       : Either.right(new EpisodeDetail({ data: episode, schemaVersion: "1" }, true))
   },
   searchTranscripts: (request) =>
@@ -69,14 +69,7 @@ export const makeCatalogReads = (catalog: CatalogService, search: SearchService)
     const transcript = catalog.transcript(slug)
     if (transcript !== undefined)
       return Either.right(new TranscriptDetail({ data: transcript, schemaVersion: "1" }, true))
-    return Either.left(
-      catalog.episode(slug) === undefined
-        ? new NotFound({ message: `No episode has the slug "${slug}".`, data: { slug } })
-        : new NotFound({
-            message: `Episode ${slug} has no local transcript.`,
-            data: { slug, transcriptAvailable: false }
-          })
-    )
+    return Either.left(transcriptNotFound(catalog, slug))
   }
 })
 

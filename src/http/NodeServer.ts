@@ -158,7 +158,13 @@ export const layerNodeServer = (options: NodeServerOptions) =>
         }),
         () =>
           Effect.async<void>((resume) => {
-            server.close(() => resume(Effect.void))
+            // Requests in flight get a moment to finish; then open connections (an event stream a
+            // client abandoned mid-body, say) are cut, or closing would wait for their timeouts.
+            const grace = setTimeout(() => server.closeAllConnections(), 2_000)
+            server.close(() => {
+              clearTimeout(grace)
+              resume(Effect.void)
+            })
             server.closeIdleConnections()
           })
       )

@@ -523,7 +523,7 @@ describe("the command line", () => {
     })
   }
 
-  it("exits non-zero with a message naming the file on broken input", async () => {
+  it("exits non-zero with a message naming the file on broken input", { timeout: 60_000 }, async () => {
     const fixture = writeFixturePodcast({ files: { "transcripts/3.json": "[" } })
     const result = await run(["--feed", fixture.feed, "--out", fixture.out])
     expect(result.status).toBe(1)
@@ -531,7 +531,9 @@ describe("the command line", () => {
     expect(existsSync(fixture.out)).toBe(false)
   })
 
-  it("prints progress and a summary of episodes, transcripts, words, bytes and time", async () => {
+  it("prints progress and a summary of episodes, transcripts, words, bytes and time", {
+    timeout: 60_000
+  }, async () => {
     const fixture = writeFixturePodcast()
     const result = await run(["--feed", fixture.feed, "--docs", fixture.docs, "--out", fixture.out])
     expect(result.status).toBe(0)
@@ -551,5 +553,5 @@ describe("the command line", () => {
     mkdirSync(dirname(join(fixture.root, "transcripts/new.txt")), { recursive: true })
     writeFileSync(join(fixture.root, "transcripts/new.txt"), "touched")
     expect((await run(args, env)).stderr).toContain("built")
-  })
+  }, 120_000)
 })

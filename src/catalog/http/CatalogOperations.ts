@@ -10,7 +10,13 @@ import * as FindMyWay from "find-my-way-ts"
 import { type ApiError, BadRequest, NotFound, toEnvelope } from "../../http/ApiError.js"
 import { badRequestFromParseError } from "../../http/ErrorResponse.js"
 import { type PreparedResponse, prepareJson } from "../../http/PreparedResponse.js"
-import { Catalog, type CatalogService, cacheControl } from "../Catalog.js"
+import {
+  Catalog,
+  type CatalogService,
+  cacheControl,
+  episodeNotFound,
+  transcriptNotFound
+} from "../Catalog.js"
 import { EpisodePage, Health, HealthSnapshot, TranscriptHitPage } from "../domain/Collections.js"
 import { Search, type SearchService } from "../Search.js"
 import { type BatchRequest, BatchResponse, BatchResult } from "./Batch.js"
@@ -134,22 +140,12 @@ export const makeCatalogOperations = (
 
   const episode = (slug: string) => {
     const prepared = catalog.episodeResponse(slug)
-    return prepared === undefined
-      ? Either.left(new NotFound({ message: `No episode has the slug "${slug}".`, data: { slug } }))
-      : Either.right(prepared)
+    return prepared === undefined ? Either.left(episodeNotFound(slug)) : Either.right(prepared)
   }
 
   const transcript = (slug: string) => {
     const prepared = catalog.transcriptResponse(slug)
-    if (prepared !== undefined) return Either.right(prepared)
-    return Either.left(
-      catalog.episode(slug) === undefined
-        ? new NotFound({ message: `No episode has the slug "${slug}".`, data: { slug } })
-        : new NotFound({
-            message: `Episode ${slug} has no local transcript.`,
-            data: { slug, transcriptAvailable: false }
-          })
-    )
+    return prepared === undefined ? Either.left(transcriptNotFound(catalog, slug)) : Either.right(prepared)
   }
 
   const file = (path: string) => {

@@ -31,6 +31,10 @@ export const InvitationsApi = HttpApiGroup.make("invitations")
   .add(
     HttpApiEndpoint.post("create", "/organizations/:organizationId/invitations")
       .annotate(OpenApi.Summary, "Invite someone by email")
+      .annotate(
+        OpenApi.Description,
+        "Owners and admins (admins never as owner). The invitation is pending for 7 days; a second pending invitation for the same email, or one for a member, is 409. The invitee gets a message with a link to accept."
+      )
       .setPath(OrganizationPath)
       .setPayload(CreateInvitationRequest)
       .addSuccess(Invitation)
@@ -46,6 +50,10 @@ export const InvitationsApi = HttpApiGroup.make("invitations")
   .add(
     HttpApiEndpoint.post("accept", "/invitations/:invitationId/accept")
       .annotate(OpenApi.Summary, "Accept an invitation sent to your verified email")
+      .annotate(
+        OpenApi.Description,
+        "Only a session whose verified email is the invitation's (403 otherwise); an invitation that is not pending is 409. Joins the organization with the invitation's role."
+      )
       .setPath(InvitationPath)
       .addSuccess(AcceptedInvitation)
       .addError(errorDoc(Conflict))

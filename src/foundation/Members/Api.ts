@@ -24,6 +24,10 @@ export const MembersApi = HttpApiGroup.make("members")
   .add(
     HttpApiEndpoint.patch("updateRole", "/organizations/:organizationId/members/:memberId")
       .annotate(OpenApi.Summary, "Change a member's role")
+      .annotate(
+        OpenApi.Description,
+        'Owners may give any role to anyone; admins may make non-owners member or admin; members may change nothing (403). The last owner cannot be demoted: 400 with data { reason: "LAST_OWNER" }.'
+      )
       .setPath(MemberPath)
       .setPayload(UpdateRoleRequest)
       .addSuccess(Success)
@@ -31,6 +35,10 @@ export const MembersApi = HttpApiGroup.make("members")
   .add(
     HttpApiEndpoint.del("remove", "/organizations/:organizationId/members/:memberId")
       .annotate(OpenApi.Summary, "Remove a member, or leave the organization")
+      .annotate(
+        OpenApi.Description,
+        'Owners may remove anyone, admins non-owners, members only themselves (leaving). The last owner cannot be removed: 400 with data { reason: "LAST_OWNER" }.'
+      )
       .setPath(MemberPath)
       .addSuccess(Success)
   )

@@ -68,6 +68,10 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
   .add(
     HttpApiEndpoint.get("get", "/organizations/:organizationId")
       .annotate(OpenApi.Summary, "One organization")
+      .annotate(
+        OpenApi.Description,
+        "Any member's session, or a token of this organization with organizations:read. A session of someone who is not a member gets 404, as for an organization that does not exist; a token of another organization 403."
+      )
       .setPath(OrganizationPath)
       .addSuccess(Organization)
       .addError(errorDoc(NotFound))
@@ -77,6 +81,10 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
   .add(
     HttpApiEndpoint.patch("update", "/organizations/:organizationId")
       .annotate(OpenApi.Summary, "Update an organization (optimistic concurrency on version)")
+      .annotate(
+        OpenApi.Description,
+        "Allowed for owners and admins, and for tokens of this organization with organizations:write. `version` must be the current one: otherwise 409, which also makes retrying a completed write safe. Omitted company details are kept; an empty string clears one to null."
+      )
       .setPath(OrganizationPath)
       .setPayload(UpdateOrganizationRequest)
       .addSuccess(Organization)

@@ -165,7 +165,7 @@ const main = () =>
     let deepCursor = ""
     for (let page = 0; page < 99; page++) {
       const response = await fetch(
-        `${context.service}/api/v1/organizations/${organizationId}/members?limit=100&cursor=${deepCursor}`,
+        `${context.service.url}/api/v1/organizations/${organizationId}/members?limit=100&cursor=${deepCursor}`,
         { headers: { cookie } }
       )
       deepCursor = String(((await response.json()) as { nextCursor: string | null }).nextCursor)

@@ -3,6 +3,7 @@
 // process, and autocannon runs alternating baseline and service after a warm-up.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -46,19 +47,37 @@ export interface Measure {
   readonly p50: number
   readonly p99: number
   readonly non2xx: number
+  /** CPU time of the server process per answered request, in µs. */
+  readonly cpuMicros: number
 }
 
-const autocannon = (url: string, headers: Record<string, string>): Measure => {
+/** A server under test: its URL and process id (for its CPU time). */
+export interface Server {
+  readonly url: string
+  readonly pid: number
+}
+
+/** User + system CPU seconds a process has used so far (Linux `/proc/<pid>/stat`, 100 ticks a second). */
+const cpuSeconds = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+const autocannon = (server: Server, path: string, headers: Record<string, string>): Measure => {
+  const url = `${server.url}${path}`
   const args = [join(root, "node_modules/autocannon/autocannon.js"), "-j", "-c", String(CONNECTIONS)]
   args.push("-d", String(DURATION_SECONDS))
   for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}=${value}`)
   args.push(url)
+  const cpuBefore = cpuSeconds(server.pid)
   const result = JSON.parse(execFileSync(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }).toString())
+  const cpu = cpuSeconds(server.pid) - cpuBefore
   return {
     requests: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    non2xx: result.non2xx + result.errors
+    non2xx: result.non2xx + result.errors,
+    cpuMicros: (cpu * 1e6) / Math.max(1, result.requests.total)
   }
 }
 
@@ -69,40 +88,40 @@ const autocannon = (url: string, headers: Record<string, string>): Measure => {
  */
 export const compare = (
   label: string,
-  baseline: string,
-  service: string,
+  baseline: Server,
+  service: Server,
   path: string,
   headers: Record<string, string>
 ): string => {
-  autocannon(`${baseline}${path}`, headers)
-  autocannon(`${service}${path}`, headers)
+  autocannon(baseline, path, headers)
+  autocannon(service, path, headers)
   const runs = { baseline: [] as Array<Measure>, service: [] as Array<Measure> }
   for (let round = 0; round < 2; round++) {
-    runs.baseline.push(autocannon(`${baseline}${path}`, headers))
-    runs.service.push(autocannon(`${service}${path}`, headers))
+    runs.baseline.push(autocannon(baseline, path, headers))
+    runs.service.push(autocannon(service, path, headers))
   }
   const best = (ms: Array<Measure>) => ms.reduce((a, b) => (b.requests > a.requests ? b : a))
   const b = best(runs.baseline)
   const s = best(runs.service)
   if (b.non2xx + s.non2xx > 0) throw new Error(`Non-2xx answers during ${label}: ${b.non2xx} / ${s.non2xx}`)
-  return `| ${label} | ${b.requests.toFixed(0)} | ${s.requests.toFixed(0)} | ${(s.requests / b.requests).toFixed(2)} | ${b.p50} / ${b.p99} | ${s.p50} / ${s.p99} |`
+  return `| ${label} | ${b.requests.toFixed(0)} | ${s.requests.toFixed(0)} | ${(s.requests / b.requests).toFixed(2)} | ${b.p50} / ${b.p99} | ${s.p50} / ${s.p99} | ${b.cpuMicros.toFixed(0)} / ${s.cpuMicros.toFixed(0)} |`
 }
 
 export const tableHeader = [
-  "| request | baseline req/s | service req/s | service / baseline | baseline p50 / p99 ms | service p50 / p99 ms |",
-  "|---|---|---|---|---|---|"
+  "| request | baseline req/s | service req/s | service / baseline | baseline p50 / p99 ms | service p50 / p99 ms | CPU µs per request, baseline / service |",
+  "|---|---|---|---|---|---|---|"
 ]
 
 /** Fails unless both servers answer `path` with the same status and JSON. */
 export const sameAnswers = async (
-  baseline: string,
-  service: string,
+  baseline: Server,
+  service: Server,
   path: string,
   headers: Record<string, string>
 ) => {
   const [a, b] = await Promise.all(
-    [service, baseline].map(async (origin) => {
-      const response = await fetch(`${origin}${path}`, { headers })
+    [service, baseline].map(async (server) => {
+      const response = await fetch(`${server.url}${path}`, { headers })
       return `${response.status} ${await response.text()}`
     })
   )
@@ -116,9 +135,9 @@ export interface BenchContext {
   /** The throwaway database's URL. */
   readonly databaseUrl: string
   /** The running service (`src/main.ts`, catalog off, pool of 10) on that database. */
-  readonly service: string
+  readonly service: Server
   /** Starts a baseline: this benchmark's file run with `--serve-baseline <databaseUrl> <port>`. */
-  readonly startBaseline: (file: string) => Promise<string>
+  readonly startBaseline: (file: string) => Promise<Server>
   /** A POST to the service with JSON, the public origin, and optionally a session cookie. */
   readonly post: (
     path: string,
@@ -153,10 +172,11 @@ export const withBenchDatabase = async (body: (context: BenchContext) => Promise
       PUBLIC_ORIGIN: ORIGIN,
       CREDENTIAL_RATE_LIMIT: String(RATE_LIMIT)
     }
-    children.push(await startProcess(["src/main.ts"], env, "Listening on"))
-    const service = `http://127.0.0.1:${servicePort}`
+    const serviceProcess = await startProcess(["src/main.ts"], env, "Listening on")
+    children.push(serviceProcess)
+    const service = { url: `http://127.0.0.1:${servicePort}`, pid: serviceProcess.pid ?? 0 }
     const post = async (path: string, json: unknown, cookie?: string) => {
-      const response = await fetch(`${service}/api/v1${path}`, {
+      const response = await fetch(`${service.url}/api/v1${path}`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: ORIGIN, ...(cookie ? { cookie } : {}) },
         body: JSON.stringify(json)
@@ -166,8 +186,9 @@ export const withBenchDatabase = async (body: (context: BenchContext) => Promise
     }
     const startBaseline = async (file: string) => {
       const port = await freePort()
-      children.push(await startProcess([file, "--serve-baseline", databaseUrl, String(port)], {}, "ready"))
-      return `http://127.0.0.1:${port}`
+      const child = await startProcess([file, "--serve-baseline", databaseUrl, String(port)], {}, "ready")
+      children.push(child)
+      return { url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0 }
     }
     await body({ databaseUrl, service, startBaseline, post })
   } finally {

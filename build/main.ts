@@ -29,16 +29,16 @@ if (sourceDateEpoch !== undefined && !Number.isInteger(sourceDateEpoch)) {
   process.exit(2)
 }
 
-/** The newest modification time of a file or of anything under a folder, the snapshot itself excepted. */
+/**
+ * The newest modification time of the files under a folder, the snapshot itself excepted. Folder
+ * times are left out: writing the snapshot next to its sources changes its parent folder's time.
+ */
 const newestChange = (path: string, skip: string): number => {
   const absolute = resolve(path)
-  if (absolute === skip || absolute.startsWith(`${skip}/`)) return 0
+  if (absolute === skip || absolute.startsWith(`${skip}/`) || absolute.startsWith(`${skip}.`)) return 0
   const stat = statSync(path)
   if (!stat.isDirectory()) return stat.mtimeMs
-  return readdirSync(path).reduce(
-    (newest, name) => Math.max(newest, newestChange(join(path, name), skip)),
-    stat.mtimeMs
-  )
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name), skip)), 0)
 }
 
 const isFresh = (): boolean => {

@@ -65,7 +65,7 @@ export interface CatalogService {
   readonly episodes: ReadonlyArray<Episode>
   readonly episode: (slug: string) => Episode | undefined
   readonly transcriptRecord: (slug: string) => TranscriptRecord | undefined
-  /** Parses every transcript's paragraphs ahead of the searches that need them. */
+  /** Imports the transcript index and parses every transcript's paragraphs ahead of the searches that need them. */
   readonly warmUp: Effect.Effect<void>
   /** The full transcript record (decoded on demand from the verified bytes). */
   readonly transcript: (slug: string) => Transcript | undefined
@@ -253,22 +253,36 @@ const load = (directory: string): CatalogService => {
     return index
   }
 
+  // The transcript index is the largest part of a snapshot; importing it waits for the first search
+  // or the warm-up after start-up, whichever comes first.
+  let paragraphs: ParagraphIndex | undefined
+  const paragraphIndex = (): ParagraphIndex => {
+    paragraphs ??= importIndex(makeParagraphIndex(), manifest.indexes.paragraphs)
+    return paragraphs
+  }
+
   return {
     directory,
     manifest,
     episodes,
     episode: (slug) => episodesBySlug.get(slug),
     transcriptRecord,
-    // A few transcripts at a time, with a timer tick between, so requests are served meanwhile.
-    warmUp: Effect.forEach(
-      Arr.chunksOf(Object.keys(manifest.transcripts), 8),
-      (slugs) =>
-        Effect.zipRight(
-          Effect.sleep("1 millis"),
-          Effect.sync(() => slugs.forEach(transcriptRecord))
-        ),
-      { discard: true }
-    ).pipe(Effect.withSpan("Catalog.warmUp")),
+    // The index first, then a few transcripts at a time with a timer tick between, so requests are
+    // served meanwhile.
+    warmUp: Effect.sync(paragraphIndex).pipe(
+      Effect.zipRight(
+        Effect.forEach(
+          Arr.chunksOf(Object.keys(manifest.transcripts), 8),
+          (slugs) =>
+            Effect.zipRight(
+              Effect.sleep("1 millis"),
+              Effect.sync(() => slugs.forEach(transcriptRecord))
+            ),
+          { discard: true }
+        )
+      ),
+      Effect.withSpan("Catalog.warmUp")
+    ),
     transcript: (slug) => {
       const cached = transcriptCache.get(slug)
       if (cached) return cached
@@ -288,19 +302,16 @@ const load = (directory: string): CatalogService => {
     docs,
     indexes: {
       episodes: importIndex(makeEpisodeIndex(), manifest.indexes.episodes),
-      paragraphs: importIndex(makeParagraphIndex(), manifest.indexes.paragraphs),
+      get paragraphs() {
+        return paragraphIndex()
+      },
       docs: importIndex(makeDocIndex(), manifest.indexes.docs)
     }
   }
 }
 
-/** Loads the snapshot, then warms it up in the background while the server starts answering. */
-export const CatalogLive = Layer.scoped(
+/** Loads the snapshot; its `warmUp` is run once the server listens (see CatalogRoutes.ts). */
+export const CatalogLive = Layer.effect(
   Catalog,
-  Effect.gen(function* () {
-    const config = yield* CatalogConfig
-    const catalog = yield* loadSnapshot(config.directory)
-    yield* Effect.forkScoped(catalog.warmUp)
-    return catalog
-  })
+  Effect.flatMap(CatalogConfig, (config) => loadSnapshot(config.directory))
 )

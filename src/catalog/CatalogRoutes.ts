@@ -10,7 +10,7 @@ import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
 import type { ApiError } from "../http/ApiError.js"
 import { apiReferenceResponse, openApiResponse } from "../http/ApiReference.js"
 import { errorResponse } from "../http/ErrorResponse.js"
-import { FastPaths } from "../http/NodeServer.js"
+import { AfterListen, FastPaths } from "../http/NodeServer.js"
 import { respondPrepared } from "../http/PreparedHttp.js"
 import { AskLive } from "./ask/Ask.js"
 import { Catalog, CatalogLive } from "./Catalog.js"
@@ -74,11 +74,20 @@ const FastPath = Layer.effectDiscard(
   })
 )
 
+/** Once the server listens, the snapshot's search data is warmed in the background. */
+const WarmUp = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const catalog = yield* Catalog
+    ;(yield* AfterListen).add(catalog.warmUp)
+  })
+)
+
 /** Every catalog route, with the catalog's services. */
 export const layerCatalog = Layer.mergeAll(
   mountApiApp(CatalogApiApp, "/*"),
   DescriptionRoutes,
   FastPath,
+  WarmUp,
   McpRoutes,
   RpcRoutes
 ).pipe(

@@ -33,6 +33,23 @@ export class FastPaths extends Context.Tag("FastPaths")<
     Layer.effectDiscard(Effect.map(FastPaths, (paths) => paths.add(handler)))
 }
 
+/**
+ * Work that should not delay start-up but should happen soon after (warming caches): features
+ * register it here and the server runs it in the background once it listens.
+ */
+export class AfterListen extends Context.Tag("AfterListen")<
+  AfterListen,
+  {
+    readonly add: (task: Effect.Effect<void>) => void
+    readonly all: () => ReadonlyArray<Effect.Effect<void>>
+  }
+>() {
+  static readonly layer = Layer.sync(AfterListen, () => {
+    const tasks: Array<Effect.Effect<void>> = []
+    return { add: (task) => tasks.push(task), all: () => tasks }
+  })
+}
+
 /** The address the server actually listens on (the port is chosen by the system when 0 was asked). */
 export class ServerAddress extends Context.Tag("ServerAddress")<
   ServerAddress,
@@ -168,6 +185,7 @@ export const layerNodeServer = (options: NodeServerOptions) =>
             server.closeIdleConnections()
           })
       )
+      yield* Effect.forkScoped(Effect.all((yield* AfterListen).all(), { discard: true }))
       const address = server.address() as AddressInfo
       const host = address.family === "IPv6" ? `[${address.address}]` : address.address
       return { host: address.address, port: address.port, url: `http://${host}:${address.port}` }

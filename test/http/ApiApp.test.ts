@@ -13,7 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { type ApiApp, layerApiApp, mountApiApp } from "../../src/http/ApiApp.js"
 import { Conflict, errorDoc, TooManyRequests } from "../../src/http/ApiError.js"
-import { FastPaths, layerNodeServer, ServerAddress } from "../../src/http/NodeServer.js"
+import { AfterListen, FastPaths, layerNodeServer, ServerAddress } from "../../src/http/NodeServer.js"
 
 class Item extends Schema.Class<Item>("Item")({ id: Schema.Int, name: Schema.String }) {}
 
@@ -52,7 +52,7 @@ const TestServer = layerNodeServer({
 }).pipe(
   Layer.provide(mountApiApp(FixtureApp, "/*")),
   Layer.provide(layerApiApp(FixtureApp, Api, Handlers)),
-  Layer.provide([HttpLayerRouter.layer, FastPaths.layer, NodeHttpServer.layerContext])
+  Layer.provide([HttpLayerRouter.layer, FastPaths.layer, AfterListen.layer, NodeHttpServer.layerContext])
 )
 
 const call = (path: string, init?: RequestInit) =>

@@ -48,10 +48,12 @@ export const buildIndexes = async (
   const total = transcripts.reduce((sum, transcript) => sum + transcript.paragraphs.length, 0)
   let id = 0
   let terms = 0
+  const lengths: Array<number> = []
   for (const transcript of transcripts) {
     for (const paragraph of transcript.paragraphs) {
       const paragraphTerms = tokenize(paragraph.text)
       terms += paragraphTerms.length
+      lengths.push(paragraphTerms.length)
       for (const term of new Set(paragraphTerms))
         documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
       paragraphIndex.add({ id, text: paragraph.text })
@@ -80,7 +82,8 @@ export const buildIndexes = async (
       statistics: new ParagraphStatistics({
         paragraphs: total,
         averageTerms: total === 0 ? 0 : Math.round((terms / total) * 1000) / 1000,
-        documentFrequency: frequency
+        documentFrequency: frequency,
+        paragraphTerms: lengths
       })
     })
   }

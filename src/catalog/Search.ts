@@ -17,6 +17,7 @@ import { TranscriptHit, TranscriptHitLinks } from "./domain/Collections.js"
 import type { DocPage } from "./domain/DocPage.js"
 import { Episode } from "./domain/Episode.js"
 import {
+  countTerm,
   type EpisodeField,
   episodeFields,
   episodeFieldWeights,
@@ -320,7 +321,9 @@ export const makeSearch = (catalog: CatalogService, cursorSecret: string): Searc
   )
 
   const rankParagraphs = (q: string, terms: ReadonlyArray<string>, session: number | undefined) => {
-    const found = mergedIds(catalog.indexes.paragraphs.search(q, { limit: 20 * maxResults }))
+    // With a session filter, more candidates are read so that enough remain after filtering.
+    const limit = session === undefined ? maxResults : 20 * maxResults
+    const found = mergedIds(catalog.indexes.paragraphs.search(q, { limit }))
     const ranked: Array<RankedParagraph> = []
     for (const id of found) {
       const position = transcriptOf(id)
@@ -329,15 +332,15 @@ export const makeSearch = (catalog: CatalogService, cursorSecret: string): Searc
       const paragraphIndex = id - (firstParagraphId[position] ?? 0)
       const paragraph = catalog.transcriptRecord(slug)?.paragraphs[paragraphIndex]
       if (paragraph === undefined) continue
-      const words = tokenize(paragraph.text)
+      const length = statistics.paragraphTerms[id] ?? statistics.averageTerms
+      const lower = paragraph.text.toLowerCase()
       let relevance = 0
       for (const term of terms) {
-        let tf = 0
-        for (const word of words) if (word === term) tf++
+        const tf = countTerm(paragraph.text, lower, term)
         if (tf > 0) {
           relevance += bm25(
             tf,
-            words.length,
+            length,
             statistics.averageTerms,
             inverseFrequency(statistics.paragraphs, statistics.documentFrequency[term] ?? 1)
           )

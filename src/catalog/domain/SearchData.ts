@@ -7,7 +7,9 @@ export class ParagraphStatistics extends Schema.Class<ParagraphStatistics>("Para
   paragraphs: Schema.Int,
   averageTerms: Schema.Number,
   /** In how many paragraphs each search term occurs. */
-  documentFrequency: Schema.Record({ key: Schema.String, value: Schema.Int })
+  documentFrequency: Schema.Record({ key: Schema.String, value: Schema.Int }),
+  /** The number of search terms of each paragraph, by paragraph id (BM25's document length). */
+  paragraphTerms: Schema.Array(Schema.Int)
 }) {}
 
 export class SearchData extends Schema.Class<SearchData>("SearchData")({

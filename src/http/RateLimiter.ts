@@ -1,5 +1,6 @@
 // An in-memory token-bucket rate limiter, one bucket per key (a client address). Memory stays
-// bounded: full buckets carry no information and are forgotten, oldest first, past a size limit.
+// bounded: past a size limit the oldest buckets are forgotten, which at worst gives a client a
+// fresh budget (lenient, never a wrong refusal).
 export type RateDecision =
   | { readonly allowed: true }
   | { readonly allowed: false; readonly retryAfterSeconds: number }
@@ -7,6 +8,8 @@ export type RateDecision =
 export interface RateLimiter {
   readonly take: (key: string) => RateDecision
 }
+
+const allowed: RateDecision = { allowed: true }
 
 export const makeRateLimiter = (options: {
   readonly perMinute: number
@@ -22,22 +25,22 @@ export const makeRateLimiter = (options: {
     take: (key) => {
       const t = now()
       const bucket = buckets.get(key)
-      const tokens =
-        bucket === undefined ? capacity : Math.min(capacity, bucket.tokens + (t - bucket.at) * refillPerMs)
+      if (bucket === undefined) {
+        if (buckets.size >= maxKeys) buckets.delete(buckets.keys().next().value as string)
+        buckets.set(key, { tokens: capacity - 1, at: t })
+        return allowed
+      }
+      // Buckets are updated in place: the hot path of a known client writes no map entry.
+      const tokens = Math.min(capacity, bucket.tokens + (t - bucket.at) * refillPerMs)
       if (tokens < 1) {
         return {
           allowed: false,
           retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / refillPerMs / 1000))
         }
       }
-      if (bucket === undefined && buckets.size >= maxKeys) {
-        // The oldest entries are the likeliest to have refilled completely.
-        buckets.delete(buckets.keys().next().value as string)
-      }
-      // Re-inserting moves the key to the end, so eviction takes the least recently seen.
-      buckets.delete(key)
-      buckets.set(key, { tokens: tokens - 1, at: t })
-      return { allowed: true }
+      bucket.tokens = tokens - 1
+      bucket.at = t
+      return allowed
     }
   }
 }

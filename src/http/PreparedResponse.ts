@@ -85,7 +85,8 @@ const opaqueTag = (tag: string): string => (tag.startsWith("W/") ? tag.slice(2) 
 export const noneMatch = (ifNoneMatch: string | undefined, etag: string): boolean => {
   if (ifNoneMatch === undefined) return false
   const header = ifNoneMatch.trim()
-  if (header === "*") return true
+  // Revalidating clients almost always send back exactly the tag they were given.
+  if (header === etag || header === "*") return true
   const target = opaqueTag(etag)
   for (const match of header.matchAll(/(?:W\/)?"[^"]*"/g)) {
     if (opaqueTag(match[0]) === target) return true

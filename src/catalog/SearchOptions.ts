@@ -61,7 +61,7 @@ export const tokenize = (text: string): Array<string> => {
   return terms
 }
 
-const nonAscii = /[^\x00-\x7f]/
+const nonAscii = /[\u0080-\uffff]/
 const isAsciiWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)
 
 /**

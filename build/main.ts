@@ -1,8 +1,10 @@
 // `npm run build:catalog -- [--feed content/feed.xml] [--docs content/docs] [--out dist/catalog]
 // [--base-url http://127.0.0.1:8080] [--if-stale]`: compiles the catalog snapshot. With --if-stale
-// (what `npm start` uses) it builds only when the snapshot is missing or older than its sources.
+// (what `npm start` uses) it builds only when the snapshot is missing or older than its sources:
+// the content and the build step's own code.
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 
 const { values } = parseArgs({
@@ -41,10 +43,18 @@ const newestChange = (path: string, skip: string): number => {
   return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name), skip)), 0)
 }
 
+// The compiler and the snapshot's schemas are sources too: a snapshot written by an older build
+// step may not be in the format this server reads.
+const here = dirname(fileURLToPath(import.meta.url))
+const compilerSources = [here, join(here, "..", "src", "catalog")]
+
 const isFresh = (): boolean => {
   const manifest = join(out, "manifest.json")
   if (!existsSync(manifest)) return false
-  return statSync(manifest).mtimeMs >= newestChange(dirname(resolve(values.feed)), resolve(out))
+  const skip = resolve(out)
+  const sources = [dirname(resolve(values.feed)), ...compilerSources]
+  const newest = Math.max(...sources.map((source) => newestChange(source, skip)))
+  return statSync(manifest).mtimeMs >= newest
 }
 
 if (values["if-stale"] && process.env.CATALOG_ENABLED === "false") {

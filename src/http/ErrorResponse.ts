@@ -58,8 +58,14 @@ const meaningfulIssues = (issues: HttpApiError.HttpApiDecodeError["issues"]) => 
   return issues.filter((issue) => !(issue.message.startsWith("Expected undefined") && real.has(key(issue))))
 }
 
+// Which side of a transformation failed is the schema's business, not the client's.
+const schemaSides = / \((?:Encoded|Type) side\)/g
+
 const badRequestFromIssues = (all: HttpApiError.HttpApiDecodeError["issues"]): BadRequest => {
-  const issues = meaningfulIssues(all)
+  const issues = meaningfulIssues(all).map((issue) => ({
+    ...issue,
+    message: issue.message.replace(schemaSides, "")
+  }))
   return new BadRequest({
     message: issues.length > 0 ? describeIssues(issues) : "The request could not be decoded.",
     data: { issues: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })) }

@@ -103,7 +103,13 @@ const hasBody = (request: Http.IncomingMessage) =>
  */
 export const refuseNonJsonBody = (request: Http.IncomingMessage, response: Http.ServerResponse): boolean => {
   const type = request.headers["content-type"]
-  if (type === undefined || !hasBody(request)) return false
+  if (type === undefined) return false
+  if (!hasBody(request)) {
+    // A media type without a body describes nothing; left in place, a multipart one sends the
+    // platform into its multipart parser, which fails on the empty stream by closing the socket.
+    delete request.headers["content-type"]
+    return false
+  }
   const media = type.split(";")[0]?.trim().toLowerCase() ?? ""
   if (media === "application/json" || media.endsWith("+json")) return false
   writeNodeError(
@@ -142,8 +148,12 @@ export const layerNodeServer = (options: NodeServerOptions) =>
       const fast = fastPaths.all()
       const server = Http.createServer((request, response) => {
         if (options.accessLog) logAccess(request, response, process.hrtime.bigint())
-        if (refuseOversizedBody(request, response, options.maxBodyBytes)) return
-        if (refuseNonJsonBody(request, response)) return
+        // Bodies are checked where they can matter: nothing here reads the body of a GET or HEAD.
+        const method = request.method
+        if (method !== "GET" && method !== "HEAD") {
+          if (refuseOversizedBody(request, response, options.maxBodyBytes)) return
+          if (refuseNonJsonBody(request, response)) return
+        }
         for (const handler of fast) {
           if (handler(request, response)) return
         }

@@ -548,6 +548,19 @@ describe("the catalog REST API", () => {
         })
       )
 
+      it.effect("a media type without a body is ignored: the empty payload is the 400", () =>
+        Effect.gen(function* () {
+          for (const type of ["multipart/form-data", "multipart/form-data; boundary=x", "text/plain"]) {
+            const response = yield* request("/v1/batch", {
+              method: "POST",
+              headers: { "content-type": type }
+            })
+            envelope(response, 400, "BAD_REQUEST")
+            expect((response.json as { message: string }).message).not.toContain("Encoded side")
+          }
+        })
+      )
+
       it.effect("a request node cannot parse still gets the envelope", () =>
         Effect.gen(function* () {
           const address = yield* ServerAddress

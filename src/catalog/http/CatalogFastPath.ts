@@ -12,6 +12,7 @@ import { type CatalogRateLimitService, rateLimitExceeded } from "../CatalogRateL
 import { maxBatchBodyBytes } from "./Batch.js"
 
 const decode = (segment: string): string | undefined => {
+  if (!segment.includes("%")) return segment
   try {
     return decodeURIComponent(segment)
   } catch {

@@ -29,7 +29,8 @@ const folderBytes = (path: string, keep: (name: string) => boolean = () => true)
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 // 1. The full build, measured from outside by GNU time so that peak RSS includes everything.
-const out = join(mkdtempSync(join(tmpdir(), "bench-build-")), "snapshot")
+const scratch = mkdtempSync(join(tmpdir(), "bench-build-"))
+const out = join(scratch, "snapshot")
 const started = performance.now()
 const build = spawnSync(
   "/usr/bin/time",
@@ -56,7 +57,7 @@ for (const path of Object.values(manifest.transcripts as Record<string, string>)
   for (const paragraph of JSON.parse(readFileSync(join(out, path), "utf8")).data.paragraphs)
     paragraphs.push(paragraph.text)
 }
-rmSync(out, { recursive: true, force: true })
+rmSync(scratch, { recursive: true, force: true })
 
 const time = async <A>(work: () => A | Promise<A>) => {
   const t = performance.now()

@@ -1,16 +1,17 @@
 // The server refuses to start on a missing or corrupt snapshot, saying which file is wrong.
 import { spawnSync } from "node:child_process"
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { loadSnapshot } from "../../src/catalog/Catalog.js"
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
+import { tempDir } from "../support/TempDir.js"
 
 /** A private copy of a freshly built snapshot that a test may damage. */
 const damageable = Effect.map(buildFixtureSnapshot(), (built) => {
-  const copy = join(mkdtempSync(join(tmpdir(), "damaged-")), "snapshot")
+  const copy = join(tempDir("damaged-"), "snapshot")
   cpSync(built, copy, { recursive: true })
   const manifest = JSON.parse(readFileSync(join(copy, "manifest.json"), "utf8"))
   return { directory: copy, manifest }

@@ -1,8 +1,7 @@
 // Real data end to end: the Changelog corpus in ../shared (CC BY-SA 4.0), read in place, builds
 // with every episode and transcript it counts, and the server started on that snapshot answers
 // every route. Skipped when the corpus is not there.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
@@ -11,6 +10,7 @@ import * as Layer from "effect/Layer"
 import { type BuildSummary, buildCatalog } from "../../build/BuildCatalog.js"
 import type { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
 import { catalogServerOn, FixtureSnapshot } from "../support/CatalogTestServer.js"
+import { tempDir } from "../support/TempDir.js"
 import { request } from "../support/TestServer.js"
 
 const corpus = resolve(import.meta.dirname, "../../../shared/corpus/changelog")
@@ -26,7 +26,7 @@ class CorpusBuild extends Context.Tag("CorpusBuild")<CorpusBuild, BuildSummary>(
 /** Builds changelog-master.xml once for the file, then serves it. */
 const corpusServer = Layer.unwrapEffect(
   Effect.gen(function* () {
-    const out = join(mkdtempSync(join(tmpdir(), "corpus-")), "snapshot")
+    const out = join(tempDir("corpus-"), "snapshot")
     const summary = yield* buildCatalog({
       feed: join(corpus, "feeds/changelog-master.xml"),
       docs: undefined,

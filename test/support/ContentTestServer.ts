@@ -1,13 +1,9 @@
-// The real service over a snapshot freshly built from the demo podcast in content/ (feed,
-// transcripts and docs, as the repository has them), foundation off: what the agent-facing tests
-// (MCP, RPC, ask) run against, since they need real people, topics and documentation.
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { buildCatalog } from "../../build/BuildCatalog.js"
+import { tempDir } from "./TempDir.js"
 import { testServer } from "./TestServer.js"
 
 const content = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "content")
@@ -17,7 +13,7 @@ export const contentBaseUrl = "http://catalog.test"
 
 /** Builds content/ into a fresh temporary folder. */
 export const buildContentSnapshot = Effect.suspend(() => {
-  const out = mkdtempSync(join(tmpdir(), "content-snapshot-"))
+  const out = tempDir("content-snapshot-")
   return Effect.as(
     buildCatalog({
       feed: join(content, "feed.xml"),

@@ -1,9 +1,9 @@
 // A small podcast written to a temporary folder for build and server tests: six episodes over two
 // seasons (one trailer, one bonus), a transcript in each format, chapters and docs. Tests change it
 // through `overrides` to make broken inputs.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
+import { tempDir } from "./TempDir.js"
 
 export interface FixtureItem {
   readonly title: string
@@ -183,7 +183,7 @@ export interface FixtureOptions {
 
 /** Writes the fixture podcast to a fresh temporary folder; returns the paths a build needs. */
 export const writeFixturePodcast = (options: FixtureOptions = {}) => {
-  const root = mkdtempSync(join(tmpdir(), "fixture-podcast-"))
+  const root = tempDir("fixture-podcast-")
   const files: Record<string, string | null> = { ...defaultFiles, ...options.files }
   for (const [path, content] of Object.entries(files)) {
     if (content === null) continue

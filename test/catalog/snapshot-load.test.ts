@@ -48,6 +48,27 @@ describe("loading a snapshot", () => {
     })
   )
 
+  it.effect("refuses a file cut short or grown, naming it", () =>
+    Effect.gen(function* () {
+      const { directory, manifest } = yield* damageable
+      const short = manifest.episodes["3"] as string
+      const bytes = readFileSync(join(directory, short))
+      writeFileSync(join(directory, short), bytes.subarray(0, bytes.byteLength - 1))
+      expect((yield* Effect.flip(loadSnapshot(directory))).message).toContain(
+        `${short} does not match its hash`
+      )
+      writeFileSync(join(directory, short), bytes)
+      const grown = manifest.collections.episodes as string
+      writeFileSync(
+        join(directory, grown),
+        Buffer.concat([readFileSync(join(directory, grown)), Buffer.from(" ")])
+      )
+      expect((yield* Effect.flip(loadSnapshot(directory))).message).toContain(
+        `${grown} does not match its hash`
+      )
+    })
+  )
+
   it.effect("refuses a snapshot with a file missing, naming it", () =>
     Effect.gen(function* () {
       const { directory, manifest } = yield* damageable

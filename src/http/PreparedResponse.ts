@@ -111,6 +111,8 @@ export interface RequestFacts {
 
 interface Precomputed {
   readonly available: ReadonlySet<ContentCoding>
+  readonly vary: string
+  /** Filled per coding on first use: a coding nobody asks for is never built (see prepareJson). */
   readonly answers: Partial<Record<ContentCoding, { readonly ok: Answer; readonly notModified: Answer }>>
 }
 
@@ -120,36 +122,37 @@ const precomputed = new WeakMap<PreparedResponse, Precomputed>()
 const precompute = (prepared: PreparedResponse): Precomputed => {
   const available = new Set(Object.keys(prepared.variants) as Array<ContentCoding>)
   const vary = [...(prepared.vary ?? []), ...(available.size > 1 ? ["Accept-Encoding"] : [])].join(", ")
-  const answers: Precomputed["answers"] = {}
-  for (const coding of available) {
-    const chosen = prepared.variants[coding] ?? prepared.variants.identity
-    const cacheHeaders: Record<string, string> = { etag: chosen.etag, "cache-control": prepared.cacheControl }
-    if (vary !== "") cacheHeaders.vary = vary
-    const headers = coding === "identity" ? cacheHeaders : { ...cacheHeaders, "content-encoding": coding }
-    const fullHeaders = {
-      ...headers,
-      "content-type": prepared.contentType,
-      "content-length": String(chosen.body.byteLength)
-    }
-    answers[coding] = {
-      ok: { status: 200, headers, fullHeaders, variant: chosen },
-      notModified: { status: 304, headers: cacheHeaders, fullHeaders: cacheHeaders, variant: undefined }
-    }
-  }
-  const result = { available, answers }
+  const result = { available, vary, answers: {} }
   precomputed.set(prepared, result)
   return result
 }
 
+const answersFor = (prepared: PreparedResponse, vary: string, coding: ContentCoding) => {
+  const chosen = prepared.variants[coding] ?? prepared.variants.identity
+  const cacheHeaders: Record<string, string> = { etag: chosen.etag, "cache-control": prepared.cacheControl }
+  if (vary !== "") cacheHeaders.vary = vary
+  const headers = coding === "identity" ? cacheHeaders : { ...cacheHeaders, "content-encoding": coding }
+  const fullHeaders = {
+    ...headers,
+    "content-type": prepared.contentType,
+    "content-length": String(chosen.body.byteLength)
+  }
+  return {
+    ok: { status: 200, headers, fullHeaders, variant: chosen },
+    notModified: { status: 304, headers: cacheHeaders, fullHeaders: cacheHeaders, variant: undefined }
+  } as const
+}
+
 /** The answer to a GET or HEAD for a prepared response. */
 export const answer = (prepared: PreparedResponse, request: RequestFacts): Answer => {
-  const { available, answers } = precomputed.get(prepared) ?? precompute(prepared)
-  const coding = negotiateCoding(request.acceptEncoding, available)
-  const chosen = coding === undefined ? undefined : answers[coding]
-  if (chosen === undefined) {
+  const pre = precomputed.get(prepared) ?? precompute(prepared)
+  const coding = negotiateCoding(request.acceptEncoding, pre.available)
+  if (coding === undefined) {
     const headers = { vary: "Accept-Encoding" }
     return { status: 406, headers, fullHeaders: headers, variant: undefined }
   }
+  pre.answers[coding] ??= answersFor(prepared, pre.vary, coding)
+  const chosen = pre.answers[coding]
   return noneMatch(request.ifNoneMatch, chosen.ok.variant?.etag ?? "") ? chosen.notModified : chosen.ok
 }
 
@@ -165,20 +168,38 @@ export const prepareJson = (json: string, cacheControl: string): PreparedRespons
   if (body.byteLength < compressFrom) {
     return { contentType: "application/json", cacheControl, variants: { identity: variant(body) } }
   }
+  // Compressed only when a client first asks for that coding: most answers computed at request
+  // time are read once, by one client, in one coding.
+  const gzip = once(() => variant(zlib.gzipSync(body, { level: 6 })))
+  const br = once(() =>
+    variant(
+      zlib.brotliCompressSync(body, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength
+        }
+      })
+    )
+  )
   return {
     contentType: "application/json",
     cacheControl,
     variants: {
       identity: variant(body),
-      gzip: variant(zlib.gzipSync(body, { level: 6 })),
-      br: variant(
-        zlib.brotliCompressSync(body, {
-          params: {
-            [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength
-          }
-        })
-      )
+      get gzip() {
+        return gzip()
+      },
+      get br() {
+        return br()
+      }
     }
+  }
+}
+
+const once = <A>(make: () => A): (() => A) => {
+  let made: { readonly value: A } | undefined
+  return () => {
+    made ??= { value: make() }
+    return made.value
   }
 }

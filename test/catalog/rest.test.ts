@@ -178,6 +178,29 @@ describe("the catalog REST API", () => {
       )
     })
 
+    describe("computed answers", () => {
+      it.effect("are compressed for the clients that ask, each coding with its own ETag and 304", () =>
+        Effect.gen(function* () {
+          const identity = yield* rawGet("/v1/episodes")
+          // Large enough to be offered compressed at all.
+          expect(identity.body.byteLength).toBeGreaterThan(1024)
+          expect(identity.headers["content-encoding"]).toBeUndefined()
+          const br = yield* rawGet("/v1/episodes", { "accept-encoding": "br" })
+          const gzip = yield* rawGet("/v1/episodes", { "accept-encoding": "gzip" })
+          expect(br.headers["content-encoding"]).toBe("br")
+          expect(brotliDecompressSync(br.body).equals(identity.body)).toBe(true)
+          expect(gzip.headers["content-encoding"]).toBe("gzip")
+          expect(gunzipSync(gzip.body).equals(identity.body)).toBe(true)
+          expect(new Set([identity.headers.etag, gzip.headers.etag, br.headers.etag]).size).toBe(3)
+          const revalidated = yield* rawGet("/v1/episodes", {
+            "accept-encoding": "br",
+            "if-none-match": String(br.headers.etag)
+          })
+          expect(revalidated.status).toBe(304)
+        })
+      )
+    })
+
     describe("episode detail", () => {
       it.effect("answers the snapshot's bytes with a strong ETag and the detail Cache-Control", () =>
         Effect.gen(function* () {

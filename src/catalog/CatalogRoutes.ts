@@ -68,7 +68,8 @@ const FastPath = Layer.effectDiscard(
         ["/v1/snapshot", operations.manifest],
         ["/health", operations.health],
         ["/openapi.json", openApi]
-      ])
+      ]),
+      queries: operations.queries
     }
     paths.add(makeCatalogFastPath(sources, yield* CatalogRateLimit))
   })

@@ -1,7 +1,7 @@
 // Writes a contract error onto a plain node response, for the code that answers before the Effect
 // runtime is involved (fast paths, body-size refusal). Same envelope and headers as ErrorResponse.
 import type * as Http from "node:http"
-import { type ApiError, toEnvelope } from "./ApiError.js"
+import { type ApiError, type ErrorEnvelope, toEnvelope } from "./ApiError.js"
 
 export const writeNodeError = (
   request: Http.IncomingMessage,
@@ -9,18 +9,27 @@ export const writeNodeError = (
   error: ApiError,
   extraHeaders: Readonly<Record<string, string>> = {}
 ): void => {
-  const envelope = toEnvelope(error)
-  const body = JSON.stringify(envelope)
-  const headers: Record<string, string | number> = {
-    ...extraHeaders,
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(body),
-    "cache-control": "no-store"
-  }
+  const headers: Record<string, string> = { ...extraHeaders }
   if (error._tag === "TooManyRequests" || error._tag === "ServiceUnavailable") {
     headers["retry-after"] = String(error.retryAfterSeconds)
   }
   if (error._tag === "MethodNotAllowed") headers.allow = error.allow.join(", ")
-  response.writeHead(envelope.status, headers)
+  writeNodeEnvelope(request, response, toEnvelope(error), headers)
+}
+
+/** Writes an envelope as it is (contract errors go through `writeNodeError`). */
+export const writeNodeEnvelope = (
+  request: Http.IncomingMessage,
+  response: Http.ServerResponse,
+  envelope: ErrorEnvelope,
+  extraHeaders: Readonly<Record<string, string>> = {}
+): void => {
+  const body = JSON.stringify(envelope)
+  response.writeHead(envelope.status, {
+    ...extraHeaders,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store"
+  })
   response.end(request.method === "HEAD" ? undefined : body)
 }

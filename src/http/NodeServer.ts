@@ -7,13 +7,15 @@ import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { BadRequest, PayloadTooLarge, toEnvelope } from "./ApiError.js"
+import * as Runtime from "effect/Runtime"
+import { BadRequest, internalErrorEnvelope, PayloadTooLarge, toEnvelope } from "./ApiError.js"
 import { causeResponse } from "./ErrorResponse.js"
-import { writeNodeError } from "./NodeErrorWriter.js"
+import { writeNodeEnvelope, writeNodeError } from "./NodeErrorWriter.js"
 import { makeRouteTable } from "./RouteTable.js"
 
 /** Answers a request synchronously and returns true, or returns false to let the router answer. */
@@ -146,6 +148,7 @@ export const layerNodeServer = (options: NodeServerOptions) =>
         Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => !options.tracing)
       )
       const fast = fastPaths.all()
+      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
       const server = Http.createServer((request, response) => {
         if (options.accessLog) logAccess(request, response, process.hrtime.bigint())
         // Bodies are checked where they can matter: nothing here reads the body of a GET or HEAD.
@@ -154,8 +157,17 @@ export const layerNodeServer = (options: NodeServerOptions) =>
           if (refuseOversizedBody(request, response, options.maxBodyBytes)) return
           if (refuseNonJsonBody(request, response)) return
         }
-        for (const handler of fast) {
-          if (handler(request, response)) return
+        try {
+          for (const handler of fast) {
+            if (handler(request, response)) return
+          }
+        } catch (defect) {
+          // A fast path is plain code outside the runtime: a bug there gets what a defect in a
+          // handler gets (the 500 envelope and a log line with its cause), not a crashed process.
+          runFork(Effect.logError("Unhandled failure while answering a request", Cause.die(defect)))
+          if (response.headersSent) response.destroy()
+          else writeNodeEnvelope(request, response, internalErrorEnvelope)
+          return
         }
         handleWithEffect(request, response)
       })

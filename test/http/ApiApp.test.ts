@@ -43,6 +43,12 @@ const Handlers = HttpApiBuilder.group(Api, "items", (handlers) =>
 
 class FixtureApp extends Context.Tag("FixtureApp")<FixtureApp, ApiApp>() {}
 
+// A fast path with a bug: it throws instead of answering.
+const BrokenFastPath = FastPaths.register((request) => {
+  if (request.url === "/fast-broken") throw new Error("fast path bug")
+  return false
+})
+
 const TestServer = layerNodeServer({
   host: "127.0.0.1",
   port: 0,
@@ -50,7 +56,7 @@ const TestServer = layerNodeServer({
   maxBodyBytes: 1024,
   accessLog: false
 }).pipe(
-  Layer.provide(mountApiApp(FixtureApp, "/*")),
+  Layer.provide([mountApiApp(FixtureApp, "/*"), BrokenFastPath]),
   Layer.provide(layerApiApp(FixtureApp, Api, Handlers)),
   Layer.provide([HttpLayerRouter.layer, FastPaths.layer, AfterListen.layer, NodeHttpServer.layerContext])
 )
@@ -157,6 +163,20 @@ describe("the error envelope", () => {
         expect(response.status).toBe(405)
         expect(response.headers.get("allow")).toBe("GET, HEAD")
         expect(response.body).toMatchObject({ defined: true, code: "METHOD_NOT_ALLOWED", status: 405 })
+      })
+    )
+
+    it.effect("a fast path that throws answers the 500 envelope and the server goes on", () =>
+      Effect.gen(function* () {
+        const response = yield* call("/fast-broken")
+        expect(response.status).toBe(500)
+        expect(response.body).toEqual({
+          defined: false,
+          code: "INTERNAL_SERVER_ERROR",
+          status: 500,
+          message: "An unexpected error occurred."
+        })
+        expect((yield* call("/items/3")).status).toBe(200)
       })
     )
 

@@ -33,6 +33,8 @@ export interface CatalogOperationsService {
   readonly transcript: (slug: string) => Either.Either<PreparedResponse, NotFound>
   readonly manifest: PreparedResponse
   readonly file: (path: string) => Either.Either<PreparedResponse, NotFound>
+  /** The operations with a query string, by their exact path (list and search). */
+  readonly queries: ReadonlyMap<string, QueryOperation>
   /** Answers each request of a batch on its own, in order. */
   readonly batch: (request: BatchRequest) => BatchResponse
 }
@@ -69,9 +71,15 @@ const makeResponseCache = (capacity: number) => {
 const encodeJson = <A, I>(schema: Schema.Schema<A, I>, value: A) =>
   JSON.stringify(Schema.encodeSync(schema)(value))
 
+/** A query string as the router parses it: repeated names give arrays. */
+export type QueryParams = Readonly<Record<string, string | ReadonlyArray<string>>>
+
+/** A GET operation that reads its query string, decoded by the schema of its HttpApi endpoint. */
+export type QueryOperation = (query: QueryParams) => Either.Either<PreparedResponse, ApiError>
+
 type BatchOperation = (
   params: Readonly<Record<string, string | undefined>>,
-  query: Record<string, string | Array<string>>
+  query: QueryParams
 ) => Either.Either<PreparedResponse, ApiError>
 
 export const makeCatalogOperations = (
@@ -155,18 +163,21 @@ export const makeCatalogOperations = (
       : Either.right(prepared)
   }
 
-  // The GET routes a batch may call: the same operations, with parameters decoded by the same schemas.
+  // The batch and the fast path call the same operations, with parameters decoded by the same schemas.
   const decodeQuery =
     <A, I>(
       schema: Schema.Schema<A, I>,
       run: (query: A) => Either.Either<PreparedResponse, ApiError>
-    ): BatchOperation =>
-    (_, query) =>
+    ): QueryOperation =>
+    (query) =>
       Either.flatMap(Either.mapLeft(Schema.decodeUnknownEither(schema)(query), badRequestFromParseError), run)
+  const queries = new Map<`/${string}`, QueryOperation>([
+    ["/v1/episodes", decodeQuery(EpisodeListParams, listEpisodes)],
+    ["/v1/transcripts/search", decodeQuery(TranscriptSearchParams, searchTranscripts)]
+  ])
   const batchRoutes = FindMyWay.make<BatchOperation>()
-  batchRoutes.on("GET", "/v1/episodes", decodeQuery(EpisodeListParams, listEpisodes))
+  for (const [path, operation] of queries) batchRoutes.on("GET", path, (_, query) => operation(query))
   batchRoutes.on("GET", "/v1/episodes/:slug", (params) => episode(params.slug ?? ""))
-  batchRoutes.on("GET", "/v1/transcripts/search", decodeQuery(TranscriptSearchParams, searchTranscripts))
   batchRoutes.on("GET", "/v1/transcripts/:slug", (params) => transcript(params.slug ?? ""))
   batchRoutes.on("GET", "/v1/snapshot", () => Either.right(catalog.manifestResponse))
 
@@ -187,9 +198,7 @@ export const makeCatalogOperations = (
     const found = batchRoutes.find("GET", path)
     if (found === undefined)
       return Either.left(new NotFound({ message: `No route for GET ${path.split("?")[0]}.`, data: { path } }))
-    const query: Record<string, string | Array<string>> = {}
-    for (const [key, value] of Object.entries(found.searchParams)) query[key] = value
-    return found.handler(found.params, query)
+    return found.handler(found.params, found.searchParams)
   }
 
   const batch = (request: BatchRequest) =>
@@ -217,6 +226,7 @@ export const makeCatalogOperations = (
     transcript,
     manifest: catalog.manifestResponse,
     file,
+    queries,
     batch
   }
 }

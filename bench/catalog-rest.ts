@@ -64,12 +64,16 @@ const startServer = (args: Array<string>, env: Record<string, string>, ready: Re
     child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)))
   })
 
-// Our server runs as `npm start` runs it: the bundled build, plain node.
+// Our server runs as `npm start` runs it: the bundled build, plain node with the same flags.
+const startScript = (
+  JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }
+).scripts.start
+const nodeFlags = /node ((?:--\S+ )*)dist\/server\/main\.mjs/.exec(startScript)?.[1]?.trim().split(" ") ?? []
 const bundle = spawnSync("npm", ["run", "--silent", "build:server"], { cwd: root, stdio: "inherit" })
 if (bundle.status !== 0) process.exit(1)
 const ours = (port: number, fastPath: boolean, directory = snapshot) =>
   startServer(
-    ["--enable-source-maps", "dist/server/main.mjs"],
+    [...nodeFlags, "dist/server/main.mjs"],
     {
       PORT: String(port),
       CATALOG_DIR: directory,

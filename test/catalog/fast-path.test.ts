@@ -62,16 +62,22 @@ const same = (
     for (const name of compared) expect(a.headers[name], `${label} ${name}`).toBe(b.headers[name])
   })
 
+/** The test server (fast path on) and a second server on the same snapshot with it off. */
+const bothPaths = Effect.gen(function* () {
+  const snapshot = yield* FixtureSnapshot
+  const fast = yield* ServerAddress
+  const routed = Context.get(
+    yield* Layer.build(catalogServerOn(snapshot.directory, { CATALOG_FAST_PATH: "false" })),
+    ServerAddress
+  )
+  return { snapshot, fast, routed }
+})
+
 describe("the fast path", () => {
   it.layer(catalogTestServer())((it) => {
     it.scoped("answers hot reads exactly as the Effect handlers do", () =>
       Effect.gen(function* () {
-        const snapshot = yield* FixtureSnapshot
-        const fast = yield* ServerAddress
-        const routed = Context.get(
-          yield* Layer.build(catalogServerOn(snapshot.directory, { CATALOG_FAST_PATH: "false" })),
-          ServerAddress
-        )
+        const { snapshot, fast, routed } = yield* bothPaths
         const detail = yield* send(fast.port, "GET", "/v1/episodes/4", {})
         const file = snapshot.manifest.index[0] as string
         const cases: Array<[string, string, Record<string, string>]> = [
@@ -130,12 +136,7 @@ describe("the fast path", () => {
 
     it.scoped("answers any query string of list and search as the Effect handlers do", () =>
       Effect.gen(function* () {
-        const snapshot = yield* FixtureSnapshot
-        const fast = yield* ServerAddress
-        const routed = Context.get(
-          yield* Layer.build(catalogServerOn(snapshot.directory, { CATALOG_FAST_PATH: "false" })),
-          ServerAddress
-        )
+        const { fast, routed } = yield* bothPaths
         const piece = fc.constantFrom(
           "fog",
           "horn",

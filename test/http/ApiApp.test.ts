@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { type ApiApp, layerApiApp, mountApiApp } from "../../src/http/ApiApp.js"
-import { Conflict, errorDoc, TooManyRequests } from "../../src/http/ApiError.js"
+import { Conflict, errorDoc, internalErrorEnvelope, TooManyRequests } from "../../src/http/ApiError.js"
 import { AfterListen, FastPaths, layerNodeServer, ServerAddress } from "../../src/http/NodeServer.js"
 
 class Item extends Schema.Class<Item>("Item")({ id: Schema.Int, name: Schema.String }) {}
@@ -170,12 +170,7 @@ describe("the error envelope", () => {
       Effect.gen(function* () {
         const response = yield* call("/fast-broken")
         expect(response.status).toBe(500)
-        expect(response.body).toEqual({
-          defined: false,
-          code: "INTERNAL_SERVER_ERROR",
-          status: 500,
-          message: "An unexpected error occurred."
-        })
+        expect(response.body).toEqual(internalErrorEnvelope)
         expect((yield* call("/items/3")).status).toBe(200)
       })
     )
@@ -184,12 +179,7 @@ describe("the error envelope", () => {
       Effect.gen(function* () {
         const response = yield* call("/broken")
         expect(response.status).toBe(500)
-        expect(response.body).toEqual({
-          defined: false,
-          code: "INTERNAL_SERVER_ERROR",
-          status: 500,
-          message: "An unexpected error occurred."
-        })
+        expect(response.body).toEqual(internalErrorEnvelope)
       })
     )
   })

@@ -1,12 +1,13 @@
 // The embedded database used when no DATABASE_URL is given: PGlite (PostgreSQL compiled to
-// WebAssembly) in a data folder, exposed on a loopback port so that the same PostgreSQL client and
-// SQL serve both set-ups. PGlite is one backend session: callers must use a single connection.
+// WebAssembly) in a data folder, run in a worker thread (PgliteWorker.ts) and exposed on a loopback
+// port, so that the same PostgreSQL client and SQL serve both set-ups. PGlite is one backend
+// session: callers must use a single connection.
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { Worker } from "node:worker_threads"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import type { FromPglite } from "./PgliteWorker.js"
 
 export class EmbeddedPostgresError extends Data.TaggedError("EmbeddedPostgresError")<{
   readonly message: string
@@ -17,12 +18,6 @@ export interface EmbeddedPostgres {
   readonly host: string
   readonly port: number
 }
-
-const close = (what: string, f: () => Promise<void>) =>
-  Effect.tryPromise(f).pipe(
-    Effect.timeout("5 seconds"),
-    Effect.catchAll((cause) => Effect.logWarning(`Closing the embedded database (${what}) failed`, cause))
-  )
 
 const isRunning = (pid: number): boolean => {
   try {
@@ -67,28 +62,73 @@ const lockDataDir = (dataDir: string) => {
   )
 }
 
-/** Opens (creating when new) the database in `dataDir` and serves it on 127.0.0.1 at a free port. */
+/**
+ * The worker: beside the bundle when the service runs as `npm start` builds it (esbuild writes both
+ * files); from source (tests, `npm run start:dev`), the TypeScript file through tsx's loader,
+ * registered inside the thread.
+ */
+const spawnWorker = (dataDir: string): Worker =>
+  import.meta.url.endsWith(".ts")
+    ? new Worker(
+        `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(
+          new URL("./PgliteWorker.ts", import.meta.url).href
+        )}) })`,
+        { eval: true, workerData: { dataDir } }
+      )
+    : new Worker(new URL("./PgliteWorker.mjs", import.meta.url), { workerData: { dataDir } })
+
+interface Running {
+  readonly worker: Worker
+  readonly port: number
+}
+
+const startWorker = (dataDir: string) =>
+  Effect.async<Running, EmbeddedPostgresError>((resume) => {
+    const worker = spawnWorker(dataDir)
+    const fail = (message: string, cause: unknown) => {
+      worker.removeAllListeners()
+      void worker.terminate()
+      resume(
+        Effect.fail(
+          new EmbeddedPostgresError({
+            message: `Cannot open the embedded database in ${dataDir}: ${message}`,
+            cause
+          })
+        )
+      )
+    }
+    worker.once("message", (message: FromPglite) => {
+      if ("ready" in message) {
+        worker.removeAllListeners()
+        resume(Effect.succeed({ worker, port: message.ready }))
+      } else fail("failed" in message ? message.failed : "its thread stopped", message)
+    })
+    worker.once("error", (error) => fail(error.message, error))
+    worker.once("exit", (code) => fail(`its thread exited with code ${code}`, code))
+  })
+
+const stopWorker = ({ worker }: Running) =>
+  Effect.async<void>((resume) => {
+    worker.once("message", (message: FromPglite) => {
+      if ("stopped" in message && message.problem !== undefined) {
+        resume(Effect.logWarning(`Closing the embedded database failed: ${message.problem}`))
+      } else resume(Effect.void)
+    })
+    worker.once("exit", () => resume(Effect.void))
+    worker.postMessage("stop")
+  }).pipe(
+    Effect.timeout("5 seconds"),
+    Effect.catchAll(() => Effect.logWarning("The embedded database did not close within 5 seconds")),
+    Effect.ensuring(Effect.promise(() => worker.terminate()))
+  )
+
+/**
+ * Opens (creating when new) the database in `dataDir`, in its own thread, and serves it on
+ * 127.0.0.1 at a free port.
+ */
 export const embeddedPostgres = (dataDir: string) =>
   Effect.gen(function* () {
     yield* lockDataDir(dataDir)
-    const db = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => PGlite.create(dataDir),
-        catch: (cause) =>
-          new EmbeddedPostgresError({ message: `Cannot open the embedded database in ${dataDir}`, cause })
-      }),
-      (db) => close("database", () => db.close())
-    )
-    const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
-    yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => server.start(),
-        catch: (cause) =>
-          new EmbeddedPostgresError({ message: "Cannot expose the embedded database on loopback", cause })
-      }),
-      () => close("socket", () => server.stop())
-    )
-    const conn = server.getServerConn()
-    const port = Number(conn.slice(conn.lastIndexOf(":") + 1))
+    const { port } = yield* Effect.acquireRelease(startWorker(dataDir), stopWorker)
     return { host: "127.0.0.1", port } satisfies EmbeddedPostgres
   })

@@ -82,6 +82,27 @@ describe("migrations", () => {
 })
 
 describe("the embedded database", () => {
+  it.live("runs beside the HTTP thread: a slow query does not stall the event loop", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      // Timer ticks every 10 ms while the database sleeps for 1.5 s: on the same thread they would
+      // all wait for the query (measured: 1.5 s late); beside it, none waits for it. The bound is
+      // half the sleep, so a busy machine's ordinary delays cannot fail the test.
+      let worstLag = 0
+      let last = performance.now()
+      const ticker = setInterval(() => {
+        const now = performance.now()
+        worstLag = Math.max(worstLag, now - last - 10)
+        last = now
+      }, 10)
+      yield* sql`SELECT pg_sleep(1.5)`.pipe(Effect.ensuring(Effect.sync(() => clearInterval(ticker))))
+      expect(worstLag).toBeLessThan(750)
+    }).pipe(
+      Effect.provide(Layer.unwrapScoped(Effect.map(freshDataDir, (dir) => client({ DATA_DIR: dir })))),
+      Effect.scoped
+    )
+  )
+
   it.live("keeps its data across restarts of the service", () =>
     Effect.gen(function* () {
       const dir = yield* freshDataDir

@@ -86,7 +86,7 @@ describe("the embedded database", () => {
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       // Timer ticks every 10 ms while the database sleeps for 1.5 s: on the same thread they would
-      // all wait for the query (measured: 1.5 s late); beside it, none waits for it. The bound is
+      // all wait for the query (a 0.6 s sleep made one 0.6 s late); beside it, none waits. The bound is
       // half the sleep, so a busy machine's ordinary delays cannot fail the test.
       let worstLag = 0
       let last = performance.now()

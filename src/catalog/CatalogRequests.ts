@@ -49,6 +49,22 @@ export const SlugField = Slug.annotations({
   message: () => 'must be an episode number as text, such as "12" or "-1"'
 })
 
+/**
+ * The slug as MCP tools take it: agents and tools often send the number itself (the MCP Inspector
+ * turns `slug=7` into 7), so a number is taken as its text. Typed surfaces (RPC) keep `SlugField`.
+ */
+export const LenientSlugField = Schema.transform(
+  Schema.Union(Schema.String, Schema.Number).annotations({
+    jsonSchema: {
+      anyOf: [{ type: "string", pattern: "^-?[0-9]{1,9}$" }, { type: "integer" }],
+      description: "The episode's slug: its number, as text or as a number; negative for bonus episodes.",
+      examples: ["12", "-1"]
+    }
+  }),
+  Slug.annotations({ message: () => 'must be an episode number, such as "12", 12 or "-1"' }),
+  { strict: true, decode: (value) => String(value), encode: (slug) => slug }
+)
+
 /** What every search takes besides its words: the session filter and the page. */
 const pageFields = {
   session: Schema.optional(SessionNumber),

@@ -304,6 +304,14 @@ describe("the catalog MCP server (/mcp)", () => {
         toolError(yield* call(client, "get_episode", { slug: "999" }), 'No episode has the slug "999".')
         toolError(yield* call(client, "get_episode", { slug: "seven" }), /slug/)
         toolError(yield* call(client, "get_episode", {}), /slug/)
+        // The number itself, as the MCP Inspector sends `slug=7`, is the same episode; a fraction is not.
+        expect(structured(yield* call(client, "get_episode", { slug: 7 }))).toEqual(structured(result))
+        expect(structured(yield* call(client, "get_episode", { slug: -1 }))).toEqual(bonus)
+        toolError(yield* call(client, "get_episode", { slug: 7.5 }), /slug: must be an episode number/)
+        const transcript = structured<{ slug: string }>(
+          yield* call(client, "get_transcript", { slug: 7, max_characters: 100 })
+        )
+        expect(transcript.slug).toBe("7")
       })
     )
 

@@ -2,9 +2,10 @@
 // by the same CatalogReads, with the catalog's Schema classes as input and output schemas.
 import * as Either from "effect/Either"
 import type { CatalogReadsService } from "../CatalogReads.js"
-import { EpisodeRequest, EpisodeSearchRequest, TranscriptSearchRequest } from "../CatalogRequests.js"
+import { EpisodeSearchRequest, LenientSlugField, TranscriptSearchRequest } from "../CatalogRequests.js"
 import { EpisodePage, TranscriptHitPage } from "../domain/Collections.js"
 import { EpisodeDetail } from "../domain/Episode.js"
+import { requestOf } from "../RequestStruct.js"
 import { makeTool } from "./McpTool.js"
 import { episodePageText, episodeText, excerptText, hitPageText } from "./ToolText.js"
 import {
@@ -13,6 +14,8 @@ import {
   TranscriptExcerpt,
   TranscriptExcerptRequest
 } from "./TranscriptExcerpt.js"
+
+const EpisodeToolRequest = requestOf({ slug: LenientSlugField }, "One episode by slug.")
 
 export const catalogTools = (reads: CatalogReadsService) => [
   makeTool({
@@ -33,7 +36,7 @@ export const catalogTools = (reads: CatalogReadsService) => [
     description:
       "One episode by slug (its number as text; bonus episodes and the trailer have negative slugs): " +
       "description, show notes, people, chapters, audio and links, and whether a transcript is available.",
-    input: EpisodeRequest,
+    input: EpisodeToolRequest,
     output: EpisodeDetail,
     run: ({ slug }) => reads.episode(slug),
     render: episodeText

@@ -4,7 +4,7 @@
 // Unicode code points, as a client in any language counts them.
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
-import { boundedInteger, SlugField } from "../CatalogRequests.js"
+import { boundedInteger, LenientSlugField } from "../CatalogRequests.js"
 import { Transcript } from "../domain/Transcript.js"
 import { requestOf } from "../RequestStruct.js"
 
@@ -16,7 +16,7 @@ export const MaxCharacters = boundedInteger(
 )
 
 export const TranscriptExcerptRequest = requestOf(
-  { slug: SlugField, max_characters: Schema.optional(MaxCharacters) },
+  { slug: LenientSlugField, max_characters: Schema.optional(MaxCharacters) },
   "One transcript, cut to max_characters."
 )
 export type TranscriptExcerptRequest = typeof TranscriptExcerptRequest.Type

@@ -95,6 +95,23 @@ export const refuseOversizedBody = (
   return true
 }
 
+/**
+ * A body without a declared length can only be measured while it is read, and the platform stops
+ * reading one over the limit by destroying the request, which takes the socket with it before the
+ * 413 is written. For such requests, destroying an unfinished body discards the rest of it instead
+ * (nothing keeps it), and the connection is closed once the answer is sent.
+ */
+const answerBeforeClosing = (request: Http.IncomingMessage, response: Http.ServerResponse) => {
+  const destroy = request.destroy.bind(request)
+  request.destroy = (error?: Error) => {
+    if (request.complete || response.writableEnded) return destroy(error)
+    response.shouldKeepAlive = false
+    request.removeAllListeners("data")
+    request.resume()
+    return request
+  }
+}
+
 const hasBody = (request: Http.IncomingMessage) =>
   request.headers["transfer-encoding"] !== undefined ||
   (request.headers["content-length"] !== undefined && request.headers["content-length"] !== "0")
@@ -156,6 +173,7 @@ export const layerNodeServer = (options: NodeServerOptions) =>
         if (method !== "GET" && method !== "HEAD") {
           if (refuseOversizedBody(request, response, options.maxBodyBytes)) return
           if (refuseNonJsonBody(request, response)) return
+          if (request.headers["content-length"] === undefined) answerBeforeClosing(request, response)
         }
         try {
           for (const handler of fast) {

@@ -1,5 +1,5 @@
 // The shared HTTP layer renders every kind of failure of an HttpApi as the error envelope.
-
+import * as Http from "node:http"
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -119,6 +119,45 @@ describe("the error envelope", () => {
         })
         expect(response.status).toBe(413)
         expect(response.body).toMatchObject({ code: "PAYLOAD_TOO_LARGE" })
+      })
+    )
+
+    it.effect("a body over the limit without a declared length is 413 too, not a reset", () =>
+      Effect.gen(function* () {
+        const { port } = yield* ServerAddress
+        const answer = yield* Effect.promise(
+          () =>
+            new Promise<{ status: number; body: string }>((resolve, reject) => {
+              const request = Http.request(
+                {
+                  host: "127.0.0.1",
+                  port,
+                  method: "POST",
+                  path: "/items",
+                  headers: { "content-type": "application/json" }
+                },
+                (response) => {
+                  let body = ""
+                  response.on("data", (chunk: Buffer) => {
+                    body += chunk.toString()
+                  })
+                  response.on("end", () => resolve({ status: response.statusCode ?? 0, body }))
+                }
+              )
+              request.on("error", reject)
+              // Written in pieces with no Content-Length: node frames it as chunked.
+              request.write(`{"id":2,"name":"${"x".repeat(3000)}`)
+              request.write("x".repeat(3000))
+              request.end('"}')
+            })
+        )
+        expect(answer.status).toBe(413)
+        expect(JSON.parse(answer.body)).toMatchObject({
+          defined: true,
+          code: "PAYLOAD_TOO_LARGE",
+          status: 413
+        })
+        expect((yield* call("/items/3")).status).toBe(200)
       })
     )
 

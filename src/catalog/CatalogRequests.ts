@@ -4,7 +4,7 @@
 // HTTP layer, so the RPC client can import it.
 import * as Schema from "effect/Schema"
 import { Cursor } from "./domain/Collections.js"
-import { Slug } from "./domain/Episode.js"
+import { Slug, slugPattern } from "./domain/Episode.js"
 import { requestOf } from "./RequestStruct.js"
 
 /** The bounds of `limit` wherever it is taken (REST parameters, tools, procedures). */
@@ -56,7 +56,7 @@ export const SlugField = Slug.annotations({
 export const LenientSlugField = Schema.transform(
   Schema.Union(Schema.String, Schema.Number).annotations({
     jsonSchema: {
-      anyOf: [{ type: "string", pattern: "^-?[0-9]{1,9}$" }, { type: "integer" }],
+      anyOf: [{ type: "string", pattern: slugPattern.source }, { type: "integer" }],
       description: "The episode's slug: its number, as text or as a number; negative for bonus episodes.",
       examples: ["12", "-1"]
     }

@@ -3,8 +3,11 @@
 import * as Schema from "effect/Schema"
 
 /** The stable identifier: the episode number as text, negative for unnumbered episodes. */
+/** What a slug looks like: an episode number, negative for unnumbered episodes. */
+export const slugPattern = /^-?[0-9]{1,9}$/
+
 export const Slug = Schema.String.pipe(
-  Schema.pattern(/^-?[0-9]{1,9}$/),
+  Schema.pattern(slugPattern),
   Schema.annotations({
     identifier: "Slug",
     description: "The episode number as text; unnumbered episodes (bonus, trailer) have negative slugs.",

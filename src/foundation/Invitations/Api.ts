@@ -5,7 +5,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { Conflict, errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
-import { Email, Id, Page, PageQuery, Role, Success } from "../Domain/Common.js"
+import { Email, Id, OrganizationPath, Page, PageQuery, Role, Success } from "../Domain/Common.js"
 import { Invitation } from "../Domain/Invitation.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
@@ -16,7 +16,6 @@ export class AcceptedInvitation extends Schema.Class<AcceptedInvitation>("Accept
   organizationId: Id
 }) {}
 
-const OrganizationPath = Schema.Struct({ organizationId: Id })
 const InvitationPath = Schema.Struct({ invitationId: Id })
 
 export const InvitationsApi = HttpApiGroup.make("invitations")

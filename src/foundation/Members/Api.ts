@@ -4,7 +4,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
-import { Id, Page, PageQuery, Role, Success } from "../Domain/Common.js"
+import { Id, OrganizationPath, Page, PageQuery, Role, Success } from "../Domain/Common.js"
 import { Member } from "../Domain/Member.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
@@ -17,7 +17,7 @@ export const MembersApi = HttpApiGroup.make("members")
   .add(
     HttpApiEndpoint.get("list", "/organizations/:organizationId/members")
       .annotate(OpenApi.Summary, "The organization's members, in the order they joined")
-      .setPath(Schema.Struct({ organizationId: Id }))
+      .setPath(OrganizationPath)
       .setUrlParams(PageQuery)
       .addSuccess(Page(Member))
   )

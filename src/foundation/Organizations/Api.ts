@@ -5,7 +5,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { Conflict, errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
-import { Id, Success } from "../Domain/Common.js"
+import { Id, OrganizationPath, Success } from "../Domain/Common.js"
 import { CredentialContext } from "../Domain/CredentialContext.js"
 import {
   CompanyDetail,
@@ -46,8 +46,6 @@ export const UpdateOrganizationRequest = Schema.Struct({
 export type UpdateOrganizationRequest = typeof UpdateOrganizationRequest.Type
 
 export const SwitchOrganizationRequest = Schema.Struct({ organizationId: Id })
-
-const OrganizationPath = Schema.Struct({ organizationId: Id })
 
 export const OrganizationsApi = HttpApiGroup.make("organizations")
   .annotate(OpenApi.Description, "Organizations and the session's active one")

@@ -4,7 +4,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
-import { Id, Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
+import { Id, OrganizationPath, Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
 export const CreateTokenRequest = Schema.Struct({
@@ -32,8 +32,6 @@ export const TokenItem = Schema.Struct({
   expiresAt: Timestamp,
   lastUsedAt: Schema.NullOr(Timestamp)
 })
-
-const OrganizationPath = Schema.Struct({ organizationId: Id })
 
 export const TokensApi = HttpApiGroup.make("tokens")
   .annotate(

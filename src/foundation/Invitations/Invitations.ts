@@ -149,7 +149,7 @@ export class Invitations extends Effect.Service<Invitations>()("Invitations", {
         .withTransaction(
           Effect.gen(function* () {
             const invitation = yield* addressedToCaller(session, invitationId)
-            if (Option.isSome(yield* organizations.roleOf(session.userId, invitation.organizationId))) {
+            if (Option.isSome(yield* organizations.membershipOf(session.userId, invitation.organizationId))) {
               return yield* new Conflict({ message: "You are already a member of this organization." })
             }
             yield* organizations.insertMember({

@@ -19,15 +19,6 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
   effect: Effect.gen(function* () {
     const organizations = yield* OrganizationRepo
 
-    /** The session user's role in the organization; 404 when not a member. */
-    const memberRole = (
-      session: SessionPrincipal,
-      organizationId: string
-    ): Effect.Effect<Role, NotFound | SqlError> =>
-      Effect.flatMap(organizations.roleOf(session.userId, organizationId), (role) =>
-        Option.match(role, { onNone: () => Effect.fail(organizationNotFound()), onSome: Effect.succeed })
-      )
-
     /** The session user's membership (id and role); 404 when not a member. */
     const membership = (
       session: SessionPrincipal,
@@ -36,6 +27,13 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
       Effect.flatMap(organizations.membershipOf(session.userId, organizationId), (found) =>
         Option.match(found, { onNone: () => Effect.fail(organizationNotFound()), onSome: Effect.succeed })
       )
+
+    /** The session user's role in the organization; 404 when not a member. */
+    const memberRole = (
+      session: SessionPrincipal,
+      organizationId: string
+    ): Effect.Effect<Role, NotFound | SqlError> =>
+      Effect.map(membership(session, organizationId), (found) => found.role)
 
     /** The session user's role, which must be one of `allowed` (403 otherwise; 404 when not a member). */
     const requireRole = (

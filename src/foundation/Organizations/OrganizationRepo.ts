@@ -91,15 +91,6 @@ export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("Organi
           Effect.asVoid
         ),
 
-      /** The user's role in the organization, or none when not a member (or no such organization). */
-      roleOf: (userId: string, organizationId: string) =>
-        Effect.map(
-          sql<{
-            role: Role
-          }>`SELECT role FROM members WHERE user_id = ${userId} AND organization_id = ${organizationId}`,
-          (rows) => Option.fromNullable(rows[0]?.role)
-        ),
-
       /** The user's membership of the organization, or none when not a member. */
       membershipOf: (userId: string, organizationId: string) =>
         Effect.map(

@@ -115,7 +115,9 @@ const stopWorker = ({ worker }: Running) =>
       } else resume(Effect.void)
     })
     worker.once("exit", () => resume(Effect.void))
-    worker.postMessage("stop")
+    // A thread that has already ended (threadId -1) has nothing to close.
+    if (worker.threadId === -1) resume(Effect.void)
+    else worker.postMessage("stop")
   }).pipe(
     Effect.timeout("5 seconds"),
     Effect.catchAll(() => Effect.logWarning("The embedded database did not close within 5 seconds")),

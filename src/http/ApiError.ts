@@ -59,6 +59,10 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("Payl
   data
 }) {}
 
+/** The 413 for a body over `maxBytes`, saying the limit. */
+export const bodyTooLarge = (maxBytes: number) =>
+  new PayloadTooLarge({ message: `The request body is larger than ${maxBytes} bytes.`, data: { maxBytes } })
+
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", {
   message: message("Wait before trying again."),
   data,

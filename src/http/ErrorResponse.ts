@@ -79,7 +79,7 @@ const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): BadRequest =>
 export const badRequestFromParseError = (error: ParseResult.ParseError): BadRequest =>
   badRequestFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))
 
-const isMaxBytesExceeded = (cause: unknown): boolean =>
+export const isMaxBytesExceeded = (cause: unknown): boolean =>
   cause instanceof Error && cause.message === "maxBytes exceeded"
 
 const fromRequestError = (error: HttpServerError.RequestError): ApiError =>

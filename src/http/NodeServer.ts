@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
-import { BadRequest, internalErrorEnvelope, PayloadTooLarge, toEnvelope } from "./ApiError.js"
+import { BadRequest, bodyTooLarge, internalErrorEnvelope, toEnvelope } from "./ApiError.js"
 import { causeResponse } from "./ErrorResponse.js"
 import { writeNodeEnvelope, writeNodeError } from "./NodeErrorWriter.js"
 import { makeRouteTable } from "./RouteTable.js"
@@ -82,15 +82,7 @@ export const refuseOversizedBody = (
   const declared = request.headers["content-length"]
   if (declared === undefined || Number(declared) <= maxBytes) return false
   const tooLarge = Number(declared) > maxBytes * 4
-  writeNodeError(
-    request,
-    response,
-    new PayloadTooLarge({
-      message: `The request body is larger than ${maxBytes} bytes.`,
-      data: { maxBytes }
-    }),
-    tooLarge ? { connection: "close" } : {}
-  )
+  writeNodeError(request, response, bodyTooLarge(maxBytes), tooLarge ? { connection: "close" } : {})
   if (!tooLarge) request.resume()
   return true
 }

@@ -35,6 +35,36 @@ const send = (port: number, method: string, path: string, headers: Record<string
       })
   )
 
+/** A JSON POST written in pieces: with no declared length node frames it as chunked. */
+const post = (port: number, path: string, pieces: ReadonlyArray<string>, declareLength: boolean) =>
+  Effect.promise(
+    () =>
+      new Promise<Raw>((resolve, reject) => {
+        const length = pieces.reduce((total, piece) => total + Buffer.byteLength(piece), 0)
+        const headers = {
+          "content-type": "application/json",
+          ...(declareLength ? { "content-length": String(length) } : {})
+        }
+        const request = Http.request(
+          { host: "127.0.0.1", port, method: "POST", path, headers },
+          (response) => {
+            const chunks: Array<Buffer> = []
+            response.on("data", (chunk: Buffer) => chunks.push(chunk))
+            response.on("end", () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                headers: response.headers,
+                body: Buffer.concat(chunks)
+              })
+            )
+          }
+        )
+        request.on("error", reject)
+        for (const piece of pieces) request.write(piece)
+        request.end()
+      })
+  )
+
 const compared = [
   "etag",
   "cache-control",
@@ -131,6 +161,45 @@ describe("the fast path", () => {
           `/v1/episodes?limit=1&cursor=${encodeURIComponent(cursor ?? "")}`,
           {}
         )
+      })
+    )
+
+    it.scoped("refuses a batch body over 64 KiB with 413 on both paths, declared or chunked", () =>
+      Effect.gen(function* () {
+        const { fast, routed } = yield* bothPaths
+        const item = (i: number) => `{"id":"r${i}","path":"/v1/episodes/${"4".padStart(1000, "0")}"},`
+        // 70 items of about 1 KiB: over the batch's 64 KiB, far under the server's 1 MiB.
+        const oversized = [
+          '{"requests":[',
+          ...Array.from({ length: 70 }, (_, i) => item(i)),
+          '{"id":"last","path":"/v1/episodes/4"}]}'
+        ]
+        const fitting = [
+          '{"requests":[',
+          ...Array.from({ length: 19 }, (_, i) => item(i)),
+          '{"id":"last","path":"/v1/episodes/4"}]}'
+        ]
+        for (const port of [fast.port, routed.port]) {
+          for (const declareLength of [true, false]) {
+            const label = `port ${port}, length ${declareLength ? "declared" : "not declared"}`
+            const refused = yield* post(port, "/v1/batch", oversized, declareLength)
+            expect(refused.status, label).toBe(413)
+            expect(JSON.parse(refused.body.toString()), label).toEqual({
+              defined: true,
+              code: "PAYLOAD_TOO_LARGE",
+              status: 413,
+              message: "The request body is larger than 65536 bytes.",
+              data: { maxBytes: 65536 }
+            })
+            const accepted = yield* post(port, "/v1/batch", fitting, declareLength)
+            expect(accepted.status, label).toBe(200)
+            const { responses } = JSON.parse(accepted.body.toString()) as {
+              responses: Array<{ id: string; status: number }>
+            }
+            expect(responses.length, label).toBe(20)
+            expect(responses.at(-1), label).toMatchObject({ id: "last", status: 200 })
+          }
+        }
       })
     )
 

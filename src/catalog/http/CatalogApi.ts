@@ -21,6 +21,7 @@ import { EpisodeDetail, Slug } from "../domain/Episode.js"
 import { SnapshotManifest } from "../domain/Manifest.js"
 import { TranscriptDetail } from "../domain/Transcript.js"
 import { BatchRequest, BatchResponse } from "./Batch.js"
+import { BatchBodyLimit } from "./BatchBodyLimit.js"
 import { documentCatalogApi } from "./CatalogOpenApi.js"
 import { RateLimited } from "./RateLimited.js"
 import { Sandbox } from "./Sandbox.js"
@@ -136,6 +137,7 @@ export class BatchGroup extends HttpApiGroup.make("batch").add(
     .addSuccess(BatchResponse)
     .addError(errorDoc(BadRequest))
     .addError(errorDoc(PayloadTooLarge))
+    .middleware(BatchBodyLimit)
     .annotate(OpenApi.Summary, "Up to 20 GET requests of this API in one call, each answered on its own")
 ) {}
 

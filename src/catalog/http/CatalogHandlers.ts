@@ -10,6 +10,7 @@ import { AskHandlersLive } from "../ask/AskHttp.js"
 import { Catalog } from "../Catalog.js"
 import { CatalogRateLimit } from "../CatalogRateLimit.js"
 import { maxBatchRequests } from "./Batch.js"
+import { BatchBodyLimitLive } from "./BatchBodyLimit.js"
 import { CatalogApi } from "./CatalogApi.js"
 import { CatalogOperations } from "./CatalogOperations.js"
 import { RateLimitedLive, spendRequests } from "./RateLimited.js"
@@ -93,7 +94,8 @@ export const CatalogHandlersLive = Layer.mergeAll(
   EpisodesLive,
   TranscriptsLive,
   SnapshotLive,
-  BatchLive,
+  // The batch's body limit is middleware of that one endpoint, so its group needs it.
+  BatchLive.pipe(Layer.provide(BatchBodyLimitLive)),
   SandboxLive,
   AskHandlersLive,
   RateLimitedLive

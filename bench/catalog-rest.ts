@@ -94,7 +94,6 @@ interface Measured {
   readonly requestsPerSecond: number
   readonly p50: number
   readonly p99: number
-  readonly non2xx: number
   /** CPU time the server process spent per request (user + system), from /proc. */
   readonly cpuMicroseconds: number | undefined
 }
@@ -113,6 +112,8 @@ const measure = async (
     readonly paths?: ReadonlyArray<string>
     readonly connections?: number
     readonly pid?: number | undefined
+    /** Every answer must be in this class (2 for 200s, 3 for 304s), or the run measured something else. */
+    readonly statusClass?: 2 | 3
   } = {}
 ): Promise<Measured> => {
   const run = (duration: number) =>
@@ -127,11 +128,17 @@ const measure = async (
   const cpuBefore = cpuTime(options.pid)
   const result = await run(seconds)
   const cpuAfter = cpuTime(options.pid)
+  const expected = options.statusClass ?? 2
+  const inClass = expected === 2 ? result["2xx"] : result["3xx"]
+  if (inClass !== result.requests.total || result.errors > 0) {
+    throw new Error(
+      `${url}: expected only ${expected}xx answers, got ${result["2xx"]} 2xx, ${result["3xx"]} 3xx, ${result["4xx"]} 4xx, ${result["5xx"]} 5xx and ${result.errors} errors of ${result.requests.total}`
+    )
+  }
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    non2xx: result.non2xx,
     cpuMicroseconds:
       cpuBefore === undefined || cpuAfter === undefined
         ? undefined
@@ -166,8 +173,13 @@ interface Scenario {
   readonly baseline?: string
 }
 
-const better = (a: Measured | undefined, b: Measured) =>
-  a === undefined || b.requestsPerSecond > a.requestsPerSecond ? b : a
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+}
 
 const servers: Array<ChildProcess> = []
 try {
@@ -181,16 +193,18 @@ try {
   servers.push(fastify.child)
   const demo = demoSnapshot === undefined ? undefined : await ours(18_405, true, demoSnapshot)
   if (demo) servers.push(demo.child)
-  const etag = (await fetch(`http://127.0.0.1:18401${episodePath}`)).headers.get("etag") ?? ""
-  const notModified = { headers: { "if-none-match": etag } }
+  // autocannon sends no Accept-Encoding, so it is answered the identity bytes: revalidate with their
+  // tag (fetch would ask for gzip and get the tag of the gzip bytes, which matches nothing here).
+  const identityEtag = async (url: string) =>
+    (await fetch(url, { headers: { "accept-encoding": "identity" } })).headers.get("etag") ?? ""
+  const etag = await identityEtag(`http://127.0.0.1:18401${episodePath}`)
+  const notModified = { headers: { "if-none-match": etag }, statusClass: 3 as const }
   const demoSlug = demoSnapshot
     ? (Object.keys(
         JSON.parse(readFileSync(join(demoSnapshot, "manifest.json"), "utf8")).episodes
       )[0] as string)
     : undefined
-  const demoEtag = demoSlug
-    ? ((await fetch(`http://127.0.0.1:18405/v1/episodes/${demoSlug}`)).headers.get("etag") ?? "")
-    : ""
+  const demoEtag = demoSlug ? await identityEtag(`http://127.0.0.1:18405/v1/episodes/${demoSlug}`) : ""
 
   const scenarios: Array<Scenario> = [
     { name: "episode detail 200 — raw node:http", url: `http://127.0.0.1:18403${episodePath}` },
@@ -232,7 +246,7 @@ try {
           {
             name: "episode detail 304 — ours (fast path), over the demo snapshot instead (small heap)",
             url: `http://127.0.0.1:18405/v1/episodes/${demoSlug}`,
-            options: { headers: { "if-none-match": demoEtag } },
+            options: { headers: { "if-none-match": demoEtag }, statusClass: 3 as const },
             baseline: "episode detail 304 — raw node:http"
           }
         ]),
@@ -290,41 +304,64 @@ try {
   ])
   const withPid = (scenario: Scenario) => ({ ...scenario.options, pid: pids.get(new URL(scenario.url).port) })
 
-  // Servers are measured in alternation, several rounds, keeping each one's best run: a machine
-  // that slows down during the run then affects every server alike.
-  const best = new Map<string, Measured>()
+  // Servers are measured in alternation, several rounds: each round measures every server back to
+  // back, so a ratio within one round compares runs made under the same conditions, and the median
+  // of those ratios over the rounds is what a slowdown of the shared machine disturbs least.
+  const runs = new Map<string, Array<Measured>>()
+  const record = (name: string, measured: Measured) => runs.set(name, [...(runs.get(name) ?? []), measured])
   for (let round = 0; round < rounds; round++) {
-    for (const scenario of scenarios) {
-      best.set(scenario.name, better(best.get(scenario.name), await measure(scenario.url, withPid(scenario))))
-    }
+    for (const scenario of scenarios) record(scenario.name, await measure(scenario.url, withPid(scenario)))
   }
-  for (const scenario of searches) best.set(scenario.name, await measure(scenario.url, withPid(scenario)))
+  for (const scenario of searches) record(scenario.name, await measure(scenario.url, withPid(scenario)))
 
   const format = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 })
+  /** The median of per-round ratios, with their range when there is more than one round. */
+  const pairedRatio = (ratios: ReadonlyArray<number>) =>
+    ratios.length === 1
+      ? `${(ratios[0] as number).toFixed(2)}×`
+      : `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`
   const row = (scenario: Scenario) => {
-    const m = best.get(scenario.name) as Measured
-    const base = scenario.baseline === undefined ? undefined : best.get(scenario.baseline)
-    const own = scenario.name.includes("raw")
-    const ratio = base ? `${(m.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×` : own ? "1.00×" : "—"
-    const cpu = m.cpuMicroseconds === undefined ? "—" : m.cpuMicroseconds.toFixed(0)
-    const cpuRatio =
-      base?.cpuMicroseconds !== undefined && m.cpuMicroseconds !== undefined
-        ? `${(base.cpuMicroseconds / m.cpuMicroseconds).toFixed(2)}×`
-        : own
-          ? "1.00×"
-          : "—"
-    const errors = m.non2xx > 0 && !scenario.name.includes("304") ? ` (${m.non2xx} non-2xx)` : ""
-    return `| ${scenario.name} | ${format(m.requestsPerSecond)} | ${m.p50} | ${m.p99} | ${ratio} | ${cpu} | ${cpuRatio} |${errors}`
+    const own = runs.get(scenario.name) as Array<Measured>
+    const base =
+      scenario.baseline === undefined ? undefined : (runs.get(scenario.baseline) as Array<Measured>)
+    const isBaseline = scenario.name.includes("raw")
+    const ratio = base
+      ? pairedRatio(own.map((m, i) => m.requestsPerSecond / (base[i] as Measured).requestsPerSecond))
+      : isBaseline
+        ? "1.00×"
+        : "—"
+    const cpus = own.flatMap((m) => (m.cpuMicroseconds === undefined ? [] : [m.cpuMicroseconds]))
+    const cpu = cpus.length === 0 ? "—" : median(cpus).toFixed(0)
+    const cpuRatios = base
+      ? own.flatMap((m, i) => {
+          const b = (base[i] as Measured).cpuMicroseconds
+          return b === undefined || m.cpuMicroseconds === undefined ? [] : [b / m.cpuMicroseconds]
+        })
+      : []
+    const cpuRatio = cpuRatios.length > 0 ? pairedRatio(cpuRatios) : isBaseline ? "1.00×" : "—"
+    const requests = median(own.map((m) => m.requestsPerSecond))
+    const p50 = median(own.map((m) => m.p50))
+    const p99 = median(own.map((m) => m.p99))
+    return `| ${scenario.name} | ${format(requests)} | ${p50} | ${p99} | ${ratio} | ${cpu} | ${cpuRatio} |`
+  }
+  const versusFastify = (kind: string) => {
+    const own = runs.get(`${kind} — ours (fast path)`) as Array<Measured>
+    const fastifyRuns = runs.get(`${kind} — Fastify`) as Array<Measured>
+    const ratios = own.map((m, i) => m.requestsPerSecond / (fastifyRuns[i] as Measured).requestsPerSecond)
+    const ahead = ratios.filter((r) => r > 1).length
+    return `- ${kind}: ours / Fastify ${pairedRatio(ratios)}, ahead in ${ahead} of ${ratios.length} rounds`
   }
   console.log(`
 ### Catalog REST (${useCorpus ? "changelog-master.xml snapshot" : "demo podcast snapshot"}: ${manifest.counts.episodes} episodes, ${manifest.counts.transcripts} transcripts, ${manifest.counts.paragraphs} paragraphs)
 
-autocannon, ${connections} connections unless a row says otherwise, ${seconds} s per run after a 2 s warm-up; every server in its own process on this 2-core machine, autocannon in another. Detail rows: ${rounds} rounds in alternation, best run of each kept. Episode ${slug}, identity encoding.
+autocannon, ${connections} connections unless a row says otherwise, ${seconds} s per run after a 2 s warm-up; every server in its own process on this 2-core machine, autocannon in another. Detail rows: ${rounds} rounds in alternation; each figure is the median over the rounds, and a ratio is the median of the ratios within each round (their range in brackets). Every run is checked to have been answered only 200s, or only 304s for the 304 rows. Episode ${slug}, identity encoding.
 Start-up of our server with this snapshot (process start to listening, snapshot verified and indexes loaded): **${(fast.startupMs / 1000).toFixed(2)} s**.
 
-| scenario | req/s | p50 ms | p99 ms | req/s vs raw node:http | server CPU µs/request | efficiency vs raw (CPU) |
+| scenario | req/s | p50 ms | p99 ms | req/s vs raw node:http | server CPU µs/request | CPU efficiency vs raw |
 |---|---|---|---|---|---|---|
 ${[...scenarios, ...searches].map(row).join("\n")}
+
+${["episode detail 200", "episode detail 304", "transcript detail 200"].map(versusFastify).join("\n")}
 `)
 } finally {
   for (const child of servers) child.kill()

@@ -18,6 +18,9 @@ const routes = new Map([
   [`/v1/transcripts/${slug}`, load(manifest.transcripts[slug])]
 ])
 const cacheControl = "public, max-age=300, stale-while-revalidate=86400"
+// Ours offers gzip and br too, so its answers vary by Accept-Encoding: the same header here keeps the
+// bytes on the wire the same.
+const vary = "Accept-Encoding"
 
 if (kind === "raw") {
   Http.createServer((request, response) => {
@@ -27,13 +30,14 @@ if (kind === "raw") {
       return
     }
     if (request.headers["if-none-match"] === found.etag) {
-      response.writeHead(304, { etag: found.etag, "cache-control": cacheControl }).end()
+      response.writeHead(304, { etag: found.etag, "cache-control": cacheControl, vary }).end()
       return
     }
     response
       .writeHead(200, {
         etag: found.etag,
         "cache-control": cacheControl,
+        vary,
         "content-type": "application/json",
         "content-length": found.body.byteLength
       })
@@ -43,7 +47,7 @@ if (kind === "raw") {
   const app = Fastify({ logger: false })
   for (const [path, found] of routes) {
     app.get(path, (request, reply) => {
-      reply.header("etag", found.etag).header("cache-control", cacheControl)
+      reply.header("etag", found.etag).header("cache-control", cacheControl).header("vary", vary)
       if (request.headers["if-none-match"] === found.etag) return reply.code(304).send()
       return reply.type("application/json").send(found.body)
     })

@@ -15,7 +15,17 @@ interface Raw {
   readonly body: Buffer
 }
 
-const send = (port: number, method: string, path: string, headers: Record<string, string>) =>
+/**
+ * Sends one request and collects its answer; `pieces` is a body written in pieces (with no
+ * declared length node frames it as chunked).
+ */
+const exchange = (
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  pieces: ReadonlyArray<string> = []
+) =>
   Effect.promise(
     () =>
       new Promise<Raw>((resolve, reject) => {
@@ -31,39 +41,23 @@ const send = (port: number, method: string, path: string, headers: Record<string
           )
         })
         request.on("error", reject)
-        request.end()
-      })
-  )
-
-/** A JSON POST written in pieces: with no declared length node frames it as chunked. */
-const post = (port: number, path: string, pieces: ReadonlyArray<string>, declareLength: boolean) =>
-  Effect.promise(
-    () =>
-      new Promise<Raw>((resolve, reject) => {
-        const length = pieces.reduce((total, piece) => total + Buffer.byteLength(piece), 0)
-        const headers = {
-          "content-type": "application/json",
-          ...(declareLength ? { "content-length": String(length) } : {})
-        }
-        const request = Http.request(
-          { host: "127.0.0.1", port, method: "POST", path, headers },
-          (response) => {
-            const chunks: Array<Buffer> = []
-            response.on("data", (chunk: Buffer) => chunks.push(chunk))
-            response.on("end", () =>
-              resolve({
-                status: response.statusCode ?? 0,
-                headers: response.headers,
-                body: Buffer.concat(chunks)
-              })
-            )
-          }
-        )
-        request.on("error", reject)
         for (const piece of pieces) request.write(piece)
         request.end()
       })
   )
+
+const send = (port: number, method: string, path: string, headers: Record<string, string>) =>
+  exchange(port, method, path, headers)
+
+/** A JSON POST, its length declared or not (then chunked). */
+const post = (port: number, path: string, pieces: ReadonlyArray<string>, declareLength: boolean) => {
+  const length = pieces.reduce((total, piece) => total + Buffer.byteLength(piece), 0)
+  const headers = {
+    "content-type": "application/json",
+    ...(declareLength ? { "content-length": String(length) } : {})
+  }
+  return exchange(port, "POST", path, headers, pieces)
+}
 
 const compared = [
   "etag",

@@ -1,3 +1,6 @@
+// The real service over a snapshot freshly built from the demo podcast in content/ (feed,
+// transcripts and docs, as the repository has them), foundation off: what the agent-facing tests
+// (MCP, RPC, ask) run against, since they need real people, topics and documentation.
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"

@@ -2,10 +2,10 @@
 // step, the REST API, OpenAPI, RPC and MCP.
 import * as Schema from "effect/Schema"
 
-/** The stable identifier: the episode number as text, negative for unnumbered episodes. */
 /** What a slug looks like: an episode number, negative for unnumbered episodes. */
 export const slugPattern = /^-?[0-9]{1,9}$/
 
+/** The stable identifier: the episode number as text, negative for unnumbered episodes. */
 export const Slug = Schema.String.pipe(
   Schema.pattern(slugPattern),
   Schema.annotations({

@@ -1,0 +1,78 @@
+// The frame of every page for people (sign-in, consent, the links we mail, the landing page) and
+// the HTTP answer that carries it: semantic HTML in one layout, the service's own stylesheet, no
+// script, and headers that keep the page out of frames, caches and other sites' referrers.
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { type Html, html, toDocument } from "./Html.js"
+import { stylesheetPath } from "./Stylesheet.js"
+
+export interface PageOptions {
+  readonly title: string
+  readonly body: Html
+  /** A wider column for pages with tables or lists of links. */
+  readonly wide?: boolean
+}
+
+/** The whole document. The title names the page first, then the service, as screen readers read it. */
+export const renderPage = (options: PageOptions): Html => html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${options.title} · Podcast platform</title>
+<link rel="stylesheet" href="${stylesheetPath}">
+</head>
+<body>
+<a class="skip" href="#main">Skip to the content</a>
+<header class="site"><a href="/">Podcast platform</a></header>
+<main id="main"${options.wide === true ? html` class="wide"` : ""}>
+${options.body}
+</main>
+<footer class="site">This page works without JavaScript. <a href="/docs">Catalog API</a> · <a href="/api/v1/docs">Foundation API</a></footer>
+</body>
+</html>`
+
+export interface PageResponseOptions {
+  readonly status?: number
+  /**
+   * Pages that show or act on a person's data are never stored by any cache (`no-store`); public
+   * pages may be stored but are revalidated every time (`no-cache`).
+   */
+  readonly personal: boolean
+  /**
+   * Origins a form on the page may submit to, besides this service. Browsers apply `form-action` to
+   * the redirects that follow a submission too, so the consent page lists the client's redirect URI.
+   */
+  readonly formTargets?: ReadonlyArray<string>
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/** The Content-Security-Policy of every page: nothing but our stylesheet and our own forms. */
+export const pagePolicy = (formTargets: ReadonlyArray<string> = []): string =>
+  [
+    "default-src 'none'",
+    `style-src 'self'`,
+    "img-src 'self'",
+    `form-action 'self'${formTargets.map((target) => ` ${target}`).join("")}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'"
+  ].join("; ")
+
+/** The security headers of a page, also used by redirects that come from page flows. */
+export const pageHeaders = (options: PageResponseOptions): Record<string, string> => ({
+  "cache-control": options.personal ? "no-store" : "no-cache",
+  "content-security-policy": pagePolicy(options.formTargets),
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  ...options.headers
+})
+
+export const pageResponse = (
+  page: PageOptions,
+  options: PageResponseOptions
+): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(toDocument(renderPage(page)), {
+    status: options.status ?? 200,
+    contentType: "text/html; charset=utf-8",
+    headers: pageHeaders(options)
+  })

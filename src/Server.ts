@@ -9,6 +9,8 @@ import * as Layer from "effect/Layer"
 import { layerCatalog } from "./catalog/CatalogRoutes.js"
 import { layerFoundation } from "./foundation/Foundation.js"
 import { AfterListen, FastPaths, layerNodeServer } from "./http/NodeServer.js"
+import { PageAssetRoutes } from "./http/pages/PageAssets.js"
+import { LandingPageRoutes } from "./LandingPage.js"
 import { ServerConfig } from "./ServerConfig.js"
 
 /** Routes of every enabled feature, registered on the one router. */
@@ -25,7 +27,9 @@ const Routes = Layer.unwrapEffect(
     if (settings.foundationEnabled) routes.push(layerFoundation(settings.port))
     // Catalog: everything else, from the snapshot in CATALOG_DIR.
     if (settings.catalogEnabled) routes.push(layerCatalog)
-    return Layer.mergeAll(Layer.empty, ...routes)
+    // The front door and the pages' stylesheet, whichever features are on.
+    const features = { catalog: settings.catalogEnabled, foundation: settings.foundationEnabled }
+    return Layer.mergeAll(LandingPageRoutes(features), PageAssetRoutes, ...routes)
   })
 )
 

@@ -36,15 +36,21 @@ export const launchBrowser = Effect.acquireRelease(
 )
 
 /** A fresh context (its own cookies) that records every request the pages make. */
+export interface RecordingContext {
+  readonly context: BrowserContext
+  /** Every URL the context's pages requested, in order. */
+  readonly requests: Array<string>
+}
+
 export const newContext = (browser: Browser) =>
   Effect.acquireRelease(
-    Effect.promise(async () => {
+    Effect.promise(async (): Promise<RecordingContext> => {
       const context = await browser.newContext()
       const requests: Array<string> = []
       context.on("request", (request: Request) => requests.push(request.url()))
       return { context, requests }
     }),
-    ({ context }: { readonly context: BrowserContext }) => Effect.promise(() => context.close())
+    ({ context }) => Effect.promise(() => context.close())
   )
 
 /** The requests that went anywhere but loopback (the pages must need nothing from outside). */

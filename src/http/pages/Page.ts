@@ -27,7 +27,7 @@ export const renderPage = (options: PageOptions): Html => html`<html lang="en">
 <main id="main"${options.wide === true ? html` class="wide"` : ""}>
 ${options.body}
 </main>
-<footer class="site">This page works without JavaScript. <a href="/docs">Catalog API</a> · <a href="/api/v1/docs">Foundation API</a></footer>
+<footer class="site"><a href="/">Home</a></footer>
 </body>
 </html>`
 
@@ -76,3 +76,11 @@ export const pageResponse = (
     contentType: "text/html; charset=utf-8",
     headers: pageHeaders(options)
   })
+
+/** HTML for browsers that ask for it before JSON; JSON otherwise (curl sends `*\/*`). */
+export const prefersHtml = (accept: string | undefined): boolean => {
+  if (accept === undefined) return false
+  const htmlAt = accept.indexOf("text/html")
+  const jsonAt = accept.indexOf("application/json")
+  return htmlAt !== -1 && (jsonAt === -1 || htmlAt < jsonAt)
+}

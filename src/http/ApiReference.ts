@@ -1,5 +1,6 @@
 // An API's published description: its OpenAPI document and an interactive reference page (Scalar,
-// inlined from the installed @effect/platform, so no CDN is involved). Both are computed once,
+// inlined from the installed @effect/platform, with its web fonts off, so the page asks nothing of
+// a CDN: it uses the system fonts). Both are computed once,
 // compressed, and served with ETags like every other cached answer.
 import * as zlib from "node:zlib"
 import type * as HttpApi from "@effect/platform/HttpApi"
@@ -30,9 +31,11 @@ export const apiReferenceResponse = (
     Effect.gen(function* () {
       const router = yield* HttpLayerRouter.make
       yield* Layer.buildWithScope(
-        HttpApiScalar.layerHttpLayerRouter({ api, path: "/reference", scalar: { hideModels: false } }).pipe(
-          Layer.provide(Layer.succeed(HttpLayerRouter.HttpRouter, router))
-        ),
+        HttpApiScalar.layerHttpLayerRouter({
+          api,
+          path: "/reference",
+          scalar: { hideModels: false, withDefaultFonts: false }
+        }).pipe(Layer.provide(Layer.succeed(HttpLayerRouter.HttpRouter, router))),
         yield* Effect.scope
       )
       const response = yield* router

@@ -1,0 +1,42 @@
+// The interactive API references at /docs and /api/v1/docs, opened in a real browser: they render
+// from what the service sends, with no request to a CDN or any other host.
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { ServerAddress } from "../../src/http/NodeServer.js"
+import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
+import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
+import { tempDir } from "../support/TempDir.js"
+import { testServer } from "../support/TestServer.js"
+
+const bothApis = Layer.unwrapEffect(
+  Effect.map(buildFixtureSnapshot(), (catalog) =>
+    testServer({ CATALOG_DIR: catalog, DATA_DIR: tempDir("reference-db-") })
+  )
+).pipe(Layer.orDie)
+
+describe.skipIf(browserUnavailable !== undefined)("the API reference pages in a browser", () => {
+  it.layer(bothApis)((it) => {
+    for (const [path, title] of [
+      ["/docs", "Podcast"],
+      ["/api/v1/docs", "Foundation"]
+    ] as const) {
+      it.effect(`${path} renders the API's operations and asks nothing of any other host`, () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const address = yield* ServerAddress
+            const browser = yield* launchBrowser
+            const { context, requests } = yield* newContext(browser)
+            const page = yield* Effect.promise(() => context.newPage())
+            const response = yield* Effect.promise(() => page.goto(`${address.url}${path}`))
+            expect(response?.status()).toBe(200)
+            // The reference is a script-rendered page: wait until it shows the document's title.
+            yield* Effect.promise(() => page.getByText(title).first().waitFor({ timeout: 15_000 }))
+            yield* Effect.promise(() => page.waitForLoadState("networkidle"))
+            expect(offLoopback(requests)).toEqual([])
+          })
+        )
+      )
+    }
+  })
+})

@@ -1,0 +1,531 @@
+// Answers to questions about the show itself (who hosts it, who the guests were, the first or latest
+// episode, how long an episode is, when it came out, how many episodes a season has, which episodes
+// a person is in), written from the episode records. Every sentence says only what the records it
+// cites say (the episode it names, or the first and last of a range), so nothing is made up; a named
+// episode or season that does not exist is said not to exist.
+import type { Episode } from "../domain/Episode.js"
+import type { AskFact, AskIntent, EpisodePick } from "./AskAnswer.js"
+import { CitedAnswer } from "./CitedAnswer.js"
+import type { KnownPerson } from "./IntentRecognizer.js"
+
+/** What the question is about: the whole show, whole seasons, or particular episodes. */
+type Scope =
+  | { readonly kind: "show" }
+  | { readonly kind: "season"; readonly sessions: ReadonlyArray<number> }
+  | { readonly kind: "episodes" }
+
+export interface FactAnswer {
+  readonly answer: CitedAnswer
+  /** The episodes the answer is about, in the order it names them. */
+  readonly episodes: ReadonlyArray<Episode>
+}
+
+const months = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December"
+]
+
+/** "29 April 2025": publication dates are read in UTC, as the feed gives them. */
+export const dateOf = (episode: Episode) => {
+  const date = new Date(episode.publishedAt)
+  return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+}
+
+const counted = (count: number, unit: string) => `${count} ${unit}${count === 1 ? "" : "s"}`
+
+/** "14 minutes 1 second", "1 hour 2 minutes". */
+export const durationText = (seconds: number) => {
+  const hours = Math.floor(seconds / 3600)
+  const minutes = Math.floor((seconds % 3600) / 60)
+  const rest = Math.round(seconds % 60)
+  const parts = [
+    hours > 0 ? counted(hours, "hour") : "",
+    minutes > 0 ? counted(minutes, "minute") : "",
+    rest > 0 || seconds === 0 ? counted(rest, "second") : ""
+  ]
+  return parts.filter((part) => part !== "").join(" ")
+}
+
+/** "A", "A and B", "A, B and C". */
+const listed = (items: ReadonlyArray<string | number>) =>
+  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`
+
+const numbered = (episode: Episode) => episode.episodeNumber > 0
+
+/** `episode 7, “Foxing, Tears and Wheat Starch Paste”`, or the title alone for the trailer and bonus episodes. */
+const nameOf = (episode: Episode) =>
+  numbered(episode) ? `episode ${episode.episodeNumber}, “${episode.title}”` : `“${episode.title}”`
+
+/** The episode as the subject of a sentence: `Episode 7, “…”,` (the title set off by commas), or `“…”`. */
+const subjectOf = (episode: Episode) =>
+  numbered(episode) ? `Episode ${episode.episodeNumber}, “${episode.title}”,` : `“${episode.title}”`
+
+const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`
+const endsSentence = (text: string) => (/[.!?]["'”’)]?$/.test(text) ? text : `${text}.`)
+
+const namesWith = (episode: Episode, role: string) =>
+  episode.people.filter((person) => person.role === role).map((person) => person.name)
+
+const scopeName = (scope: Scope) =>
+  scope.kind === "season"
+    ? `${scope.sessions.length === 1 ? "season" : "seasons"} ${listed(scope.sessions)}`
+    : scope.kind === "show"
+      ? "the show"
+      : "these episodes"
+
+/** " of season 2" after "the latest episode"; nothing for the whole show. */
+const ofScope = (scope: Scope) => (scope.kind === "season" ? ` of ${scopeName(scope)}` : "")
+
+/** The word for a pick in a sentence: a finished season has a last episode, the show a latest. */
+const pickName = (pick: EpisodePick, scope: Scope) =>
+  pick === "latest" ? (scope.kind === "season" ? "last" : "latest") : pick
+
+interface Picked {
+  readonly chosen: Episode
+  /** Trailer or bonus episodes that go further than the chosen numbered one (earlier, later, longer, shorter). */
+  readonly beyond: ReadonlyArray<Episode>
+}
+
+/** The picked episode of `scope` (oldest first), preferring numbered episodes. */
+export const pickFrom = (scope: ReadonlyArray<Episode>, pick: EpisodePick): Picked | undefined => {
+  const withNumbers = scope.filter(numbered)
+  const pool = withNumbers.length > 0 ? withNumbers : scope
+  const unnumbered = scope.filter((episode) => !pool.includes(episode))
+  const extreme = (better: (a: Episode, b: Episode) => boolean) =>
+    pool.reduce<Episode | undefined>(
+      (best, episode) => (best === undefined || better(episode, best) ? episode : best),
+      undefined
+    )
+  const longer = (a: Episode, b: Episode) => a.durationSeconds > b.durationSeconds
+  const shorter = (a: Episode, b: Episode) => a.durationSeconds < b.durationSeconds
+  switch (pick) {
+    case "first": {
+      const chosen = pool[0]
+      return (
+        chosen && { chosen, beyond: unnumbered.filter((episode) => episode.publishedAt < chosen.publishedAt) }
+      )
+    }
+    case "latest": {
+      const chosen = pool[pool.length - 1]
+      return (
+        chosen && { chosen, beyond: unnumbered.filter((episode) => episode.publishedAt > chosen.publishedAt) }
+      )
+    }
+    case "longest":
+    case "shortest": {
+      const better = pick === "longest" ? longer : shorter
+      const chosen = extreme(better)
+      const outdoing = unnumbered.filter((episode) => chosen !== undefined && better(episode, chosen))
+      const most = outdoing.reduce<Episode | undefined>(
+        (best, e) => (best === undefined || better(e, best) ? e : best),
+        undefined
+      )
+      return chosen && { chosen, beyond: most === undefined ? [] : [most] }
+    }
+  }
+}
+
+/** Answers `fact`; `all` is the catalog's episodes, newest first, as the Catalog service gives them. */
+export const answerFact = (
+  all: ReadonlyArray<Episode>,
+  intent: AskIntent,
+  fact: AskFact,
+  people: ReadonlyArray<KnownPerson>,
+  selected: Episode | undefined
+): FactAnswer => {
+  const chronological = [...all].reverse()
+  const answer = new CitedAnswer()
+  const about: Array<Episode> = []
+  const say = (text: string, episode: Episode) => {
+    answer.addFromEpisode(text, episode)
+    if (!about.includes(episode)) about.push(episode)
+  }
+  const done = (): FactAnswer => ({ answer, episodes: about })
+
+  const missing = sayMissing(chronological, intent, answer)
+  const sessions = new Set(intent.sessions)
+  const inSessions = (episode: Episode) => sessions.size === 0 || sessions.has(episode.session)
+
+  // The episodes in question: named by number, else the named seasons, else the whole show; then
+  // those the topics picked out, and those the named guests are in.
+  let scope: Scope
+  let episodes: ReadonlyArray<Episode>
+  if (intent.episodeNumbers.length > 0) {
+    if (missing.numbers === intent.episodeNumbers.length) return done()
+    scope = { kind: "episodes" }
+    const named = chronological.filter((episode) => intent.episodeNumbers.includes(episode.episodeNumber))
+    episodes = named.filter(inSessions)
+    if (episodes.length === 0) {
+      for (const episode of named) {
+        say(
+          `${subjectOf(episode)} is in season ${episode.session}, not ${scopeName({ kind: "season", sessions: intent.sessions })}.`,
+          episode
+        )
+      }
+      return done()
+    }
+  } else if (intent.sessions.length > 0) {
+    if (missing.sessions === intent.sessions.length) return done()
+    scope = {
+      kind: "season",
+      sessions: intent.sessions.filter((session) => chronological.some((e) => e.session === session))
+    }
+    episodes = chronological.filter(inSessions)
+  } else {
+    scope = { kind: "show" }
+    episodes = chronological
+  }
+  if (selected !== undefined) {
+    scope = { kind: "episodes" }
+    episodes = episodes.filter((episode) => episode.slug === selected.slug)
+  }
+
+  if (fact === "appearances") return appearances(chronological, episodes, scope, people, say, done)
+  if (fact === "seasonCount") return seasonCount(chronological, say, done)
+
+  // Hosts are in (nearly) every episode: only guests narrow the episodes.
+  const guests = people.filter((known) => known.slugs.size < all.length)
+  if (guests.length > 0) {
+    const theirs = episodes.filter((episode) => guests.every((known) => known.slugs.has(episode.slug)))
+    if (theirs.length === 0)
+      return appearances(chronological, chronological, { kind: "show" }, guests, say, done)
+    scope = { kind: "episodes" }
+    episodes = theirs
+  }
+  if (episodes.length === 0) return done()
+
+  const pick = intent.pick
+  const picked = pick === undefined ? undefined : pickFrom(episodes, pick)
+  if (picked !== undefined && pick !== undefined) {
+    const which = `the ${pickName(pick, scope)} episode${ofScope(scope)}`
+    const { chosen, beyond } = picked
+    switch (fact) {
+      case "episode":
+        say(`${capitalised(which)} is ${nameOf(chosen)}, published on ${dateOf(chosen)}.`, chosen)
+        if (chosen.subtitle.trim() !== "") say(endsSentence(chosen.subtitle.trim()), chosen)
+        for (const other of beyond) {
+          const when = other.publishedAt < chosen.publishedAt ? "before" : "after"
+          say(`${capitalised(nameOf(other))} came out ${when} it, on ${dateOf(other)}.`, other)
+        }
+        return done()
+      case "published":
+        say(`${capitalised(which)}, ${nameOf(chosen)}, came out on ${dateOf(chosen)}.`, chosen)
+        for (const other of beyond) {
+          const when = other.publishedAt < chosen.publishedAt ? "before" : "after"
+          say(`${capitalised(nameOf(other))} came out ${when} it, on ${dateOf(other)}.`, other)
+        }
+        return done()
+      case "duration":
+        if (pick === "longest" || pick === "shortest") {
+          say(
+            `${capitalised(which)} is ${nameOf(chosen)}, at ${durationText(chosen.durationSeconds)}.`,
+            chosen
+          )
+          for (const other of beyond) {
+            const still = pick === "longest" ? "longer" : "shorter"
+            say(
+              `${capitalised(nameOf(other))}, which has no episode number, is ${still} still, at ${durationText(other.durationSeconds)}.`,
+              other
+            )
+          }
+        } else
+          say(
+            `${capitalised(which)}, ${nameOf(chosen)}, is ${durationText(chosen.durationSeconds)} long.`,
+            chosen
+          )
+        return done()
+      default:
+        scope = { kind: "episodes" }
+        episodes = [chosen]
+    }
+  }
+
+  switch (fact) {
+    case "hosts":
+      return hosts(episodes, scope, say, done)
+    case "guests":
+      return guestsOf(episodes, scope, say, done)
+    case "episode":
+      for (const episode of episodes) {
+        say(
+          numbered(episode)
+            ? `Episode ${episode.episodeNumber} is “${episode.title}”, published on ${dateOf(episode)}.`
+            : `${capitalised(nameOf(episode))} was published on ${dateOf(episode)}.`,
+          episode
+        )
+        if (episodes.length === 1 && episode.subtitle.trim() !== "")
+          say(endsSentence(episode.subtitle.trim()), episode)
+      }
+      return done()
+    case "duration":
+      if (scope.kind === "episodes") {
+        for (const episode of episodes) {
+          say(`${subjectOf(episode)} is ${durationText(episode.durationSeconds)} long.`, episode)
+        }
+        return done()
+      }
+      return total(episodes, scope, say, done)
+    case "published":
+      if (scope.kind === "episodes") {
+        for (const episode of episodes) say(`${subjectOf(episode)} came out on ${dateOf(episode)}.`, episode)
+        return done()
+      }
+      return span(episodes, scope, say, done)
+    case "episodeCount":
+      return episodeCount(episodes, scope, say, done)
+  }
+}
+
+type Say = (text: string, episode: Episode) => void
+
+/** Says that named episodes and seasons do not exist; returns how many of each were missing. */
+export const sayMissing = (
+  chronological: ReadonlyArray<Episode>,
+  intent: AskIntent,
+  answer: CitedAnswer
+): { readonly numbers: number; readonly sessions: number } => {
+  const withNumbers = chronological.filter(numbered)
+  const highest = withNumbers.reduce<Episode | undefined>(
+    (top, episode) => (top === undefined || episode.episodeNumber > top.episodeNumber ? episode : top),
+    undefined
+  )
+  const lowest = withNumbers.reduce(
+    (low, episode) => Math.min(low, episode.episodeNumber),
+    Number.POSITIVE_INFINITY
+  )
+  const latest = chronological[chronological.length - 1]
+  const seasons = [...new Set(chronological.map((episode) => episode.session))].sort((a, b) => a - b)
+  const missingNumbers = intent.episodeNumbers.filter((n) => !withNumbers.some((e) => e.episodeNumber === n))
+  const missingSessions = intent.sessions.filter((session) => !seasons.includes(session))
+  // Each sentence cites the record that bounds what exists: the highest-numbered, or the latest, episode.
+  if (highest !== undefined) {
+    for (const number of missingNumbers) {
+      answer.addFromEpisode(
+        `There is no episode ${number}: the numbered episodes run from ${lowest} to ${highest.episodeNumber}.`,
+        highest
+      )
+    }
+  }
+  if (latest !== undefined) {
+    for (const session of missingSessions) {
+      answer.addFromEpisode(
+        `There is no season ${session}: the show's ${seasons.length === 1 ? "season is" : "seasons are"} ${listed(seasons)}.`,
+        latest
+      )
+    }
+  }
+  return { numbers: missingNumbers.length, sessions: missingSessions.length }
+}
+
+const hosts = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+  const only = episodes[0]
+  if (episodes.length === 1 && only !== undefined) {
+    const names = namesWith(only, "host")
+    say(
+      names.length === 0
+        ? `${subjectOf(only)} names no host.`
+        : `${subjectOf(only)} is hosted by ${listed(names)}.`,
+      only
+    )
+    return done()
+  }
+  const names = [...new Set(episodes.flatMap((episode) => namesWith(episode, "host")))]
+  const hostedBy = (name: string) => episodes.filter((episode) => namesWith(episode, "host").includes(name))
+  const everywhere = names.filter((name) => hostedBy(name).length === episodes.length)
+  const latest = episodes[episodes.length - 1]
+  if (everywhere.length > 0 && latest !== undefined) {
+    say(
+      `${listed(everywhere)} ${everywhere.length === 1 ? "hosts" : "host"} ${scopeName(scope)}, all ${episodes.length} of its episodes up to the latest, ${nameOf(latest)} (${dateOf(latest)}).`,
+      latest
+    )
+  }
+  for (const name of names.filter((name) => !everywhere.includes(name))) {
+    const theirs = hostedBy(name)
+    const last = theirs[theirs.length - 1]
+    if (last === undefined) continue
+    say(
+      `${name} hosts ${theirs.length} of the ${episodes.length} episodes of ${scopeName(scope)}, most recently ${nameOf(last)} (${dateOf(last)}).`,
+      last
+    )
+  }
+  return done()
+}
+
+/** One episode's guests, with its hosts when it is the only episode asked about. */
+const guestSentence = (episode: Episode, withHosts: boolean) => {
+  const guests = namesWith(episode, "guest")
+  const hostNames = namesWith(episode, "host")
+  const name = subjectOf(episode)
+  if (!withHosts) return `${name} had ${guests.length === 0 ? "no guest" : listed(guests)}.`
+  const hostsPart = hostNames.length === 0 ? "" : `, with the hosts ${listed(hostNames)}`
+  if (guests.length === 0)
+    return `${name} had no guest${hostNames.length === 0 ? "" : `: only the hosts, ${listed(hostNames)}`}.`
+  if (guests.length === 1) return `${name} had one guest, ${guests[0]}${hostsPart}.`
+  return `${name} had ${guests.length} guests, ${listed(guests)}${hostsPart}.`
+}
+
+const guestsOf = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+  const everyone = [...new Set(episodes.flatMap((episode) => namesWith(episode, "guest")))]
+  const lead = `${capitalised(scopeName(scope))} ${scope.kind === "show" ? "has had" : "had"} ${counted(everyone.length, "different guest")}`
+  if (scope.kind === "show") {
+    // Each guest once, at their first episode.
+    const firsts = new Map<Episode, Array<string>>()
+    const seen = new Set<string>()
+    for (const episode of episodes) {
+      const newcomers = namesWith(episode, "guest").filter((name) => !seen.has(name))
+      for (const name of newcomers) seen.add(name)
+      if (newcomers.length > 0) firsts.set(episode, newcomers)
+    }
+    let first = true
+    for (const [episode, names] of firsts) {
+      const sentence = `${listed(names)} first came on in ${nameOf(episode)}.`
+      say(first ? `${lead}: ${sentence}` : sentence, episode)
+      first = false
+    }
+    return done()
+  }
+  if (episodes.length === 1 && episodes[0] !== undefined) {
+    say(guestSentence(episodes[0], true), episodes[0])
+    return done()
+  }
+  episodes.forEach((episode, i) => {
+    const sentence = guestSentence(episode, false)
+    const lowered = sentence.startsWith("Episode ") ? `e${sentence.slice(1)}` : sentence
+    say(i === 0 && scope.kind === "season" ? `${lead}: ${lowered}` : sentence, episode)
+  })
+  return done()
+}
+
+const appearances = (
+  chronological: ReadonlyArray<Episode>,
+  episodes: ReadonlyArray<Episode>,
+  scope: Scope,
+  people: ReadonlyArray<KnownPerson>,
+  say: Say,
+  done: () => FactAnswer
+) => {
+  for (const known of people) {
+    const name = known.person.name
+    const inScope = episodes.filter((episode) => known.slugs.has(episode.slug))
+    const theirs =
+      inScope.length > 0 ? inScope : chronological.filter((episode) => known.slugs.has(episode.slug))
+    const first = theirs[0]
+    const last = theirs[theirs.length - 1]
+    if (first === undefined || last === undefined) continue
+    const role = first.people.find((person) => person.name === name)?.role ?? known.person.role
+    const where = inScope.length > 0 && scope.kind === "season" ? ` of ${scopeName(scope)}` : ""
+    // Asked about a season they are not in: say so, then where they are.
+    const subject =
+      inScope.length === 0 && scope.kind !== "show"
+        ? `${name} is in no episode of ${scopeName(scope)}, but`
+        : name
+    const verb = role === "host" ? "hosts" : `is ${/^[aeiou]/.test(role) ? "an" : "a"} ${role} in`
+    const pool = inScope.length > 0 ? episodes : chronological
+    if (theirs.length > 2 && theirs.length === pool.length) {
+      say(
+        `${subject} ${verb} all ${theirs.length} episodes${where}, from ${nameOf(first)} (${dateOf(first)})`,
+        first
+      )
+      say(`to ${nameOf(last)} (${dateOf(last)}).`, last)
+      continue
+    }
+    const count = `${subject} ${verb} ${counted(theirs.length, "episode")}${where}`
+    if (theirs.length === 1) {
+      say(`${count}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
+      continue
+    }
+    say(`${count}, first in ${nameOf(first)}, published on ${dateOf(first)}.`, first)
+    for (const episode of theirs.slice(1))
+      say(`Then in ${nameOf(episode)}, published on ${dateOf(episode)}.`, episode)
+  }
+  return done()
+}
+
+/** The first and the last episode of a range, each cited where it is named. */
+const range = (episodes: ReadonlyArray<Episode>, lead: string, say: Say) => {
+  const first = episodes[0]
+  const last = episodes[episodes.length - 1]
+  if (first === undefined || last === undefined) return
+  if (first === last) {
+    say(`${lead}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
+    return
+  }
+  say(`${lead}, from ${nameOf(first)} (${dateOf(first)})`, first)
+  say(`to ${nameOf(last)} (${dateOf(last)}).`, last)
+}
+
+const total = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+  const seconds = episodes.reduce((sum, episode) => sum + episode.durationSeconds, 0)
+  const average = Math.round(seconds / Math.max(episodes.length, 1))
+  range(
+    episodes,
+    `The ${counted(episodes.length, "episode")} of ${scopeName(scope)} last ${durationText(seconds)} in all, ${durationText(average)} on average`,
+    say
+  )
+  return done()
+}
+
+const span = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+  const first = episodes[0]
+  const last = episodes[episodes.length - 1]
+  if (first === undefined || last === undefined) return done()
+  say(`${capitalised(scopeName(scope))} began on ${dateOf(first)} with ${nameOf(first)}.`, first)
+  if (last !== first) {
+    const its = scope.kind === "show" ? "Its latest episode" : "Its last episode"
+    say(`${its}, ${nameOf(last)}, came out on ${dateOf(last)}.`, last)
+  }
+  return done()
+}
+
+const episodeCount = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+  const numbers = episodes
+    .filter(numbered)
+    .map((episode) => episode.episodeNumber)
+    .sort((a, b) => a - b)
+  const low = numbers[0]
+  const high = numbers[numbers.length - 1]
+  const contiguous = low !== undefined && high !== undefined && high - low + 1 === numbers.length
+  const numberRange = contiguous && numbers.length > 1 ? ` (${low} to ${high})` : ""
+  const numberedPart =
+    numbers.length === episodes.length
+      ? numberRange
+      : numbers.length === 0
+        ? ", none of them numbered"
+        : `, ${numbers.length} of them numbered${numberRange}`
+  const lead = `${capitalised(scopeName(scope))} ${scope.kind === "episodes" ? "are" : "has"} ${counted(episodes.length, "episode")}${numberedPart}`
+  const first = episodes[0]
+  const last = episodes[episodes.length - 1]
+  if (first === undefined || last === undefined) return done()
+  if (first === last) {
+    say(`${lead}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
+    return done()
+  }
+  say(`${lead}; the first, ${nameOf(first)}, came out on ${dateOf(first)}.`, first)
+  say(`The ${scope.kind === "show" ? "latest" : "last"}, ${nameOf(last)}, came out on ${dateOf(last)}.`, last)
+  return done()
+}
+
+const seasonCount = (chronological: ReadonlyArray<Episode>, say: Say, done: () => FactAnswer) => {
+  const seasons = [...new Set(chronological.map((episode) => episode.session))].sort((a, b) => a - b)
+  seasons.forEach((session, i) => {
+    const theirs = chronological.filter((episode) => episode.session === session)
+    const first = theirs[0]
+    if (first === undefined) return
+    const sentence = `season ${session} has ${counted(theirs.length, "episode")} and began on ${dateOf(first)} with ${nameOf(first)}.`
+    say(
+      i === 0 ? `The show has ${counted(seasons.length, "season")}: ${sentence}` : capitalised(sentence),
+      first
+    )
+  })
+  return done()
+}

@@ -311,7 +311,7 @@ export const sayMissing = (
   if (highest !== undefined) {
     for (const number of missingNumbers) {
       answer.addFromEpisode(
-        `There is no episode ${number}: the numbered episodes run from ${lowest} to ${highest.episodeNumber}.`,
+        `There is no episode ${number}: the numbered episodes run from ${lowest} to ${highest.episodeNumber}, “${highest.title}”.`,
         highest
       )
     }
@@ -319,7 +319,7 @@ export const sayMissing = (
   if (latest !== undefined) {
     for (const session of missingSessions) {
       answer.addFromEpisode(
-        `There is no season ${session}: the show's ${seasons.length === 1 ? "season is" : "seasons are"} ${listed(seasons)}.`,
+        `There is no season ${session}: the show's ${seasons.length === 1 ? "season is" : "seasons are"} ${listed(seasons)}, and its latest episode, ${nameOf(latest)}, is in season ${latest.session}.`,
         latest
       )
     }

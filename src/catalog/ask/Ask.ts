@@ -16,7 +16,7 @@ import type { Episode } from "../domain/Episode.js"
 import { Search, type SearchService } from "../Search.js"
 import { tokenize } from "../SearchOptions.js"
 import { composeAnswer } from "./AnswerComposer.js"
-import { AskAnswer, type AskComposition, AskDone, type AskIntent } from "./AskAnswer.js"
+import { AskAnswer, type AskComposition, AskDone, type AskFact, type AskIntent } from "./AskAnswer.js"
 import { type AskRequest, askLimitBounds } from "./AskRequest.js"
 import { CitedAnswer } from "./CitedAnswer.js"
 import { answerFact, pickFrom, sayMissing } from "./FactAnswer.js"
@@ -170,7 +170,7 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
   /** A fact about the show, from the episode records; topics left in the question say which episode. */
   const factParts = (
     recognized: RecognizedIntent,
-    fact: NonNullable<AskIntent["fact"]>,
+    fact: AskFact,
     limit: number
   ): Parts => {
     const { intent } = recognized

@@ -96,43 +96,92 @@ interface Picked {
   readonly beyond: ReadonlyArray<Episode>
 }
 
+/** The one of `episodes` that `better` prefers to all others (the first of equals). */
+const best = (episodes: ReadonlyArray<Episode>, better: (a: Episode, b: Episode) => boolean) =>
+  episodes.reduce<Episode | undefined>(
+    (top, episode) => (top === undefined || better(episode, top) ? episode : top),
+    undefined
+  )
+
 /** The picked episode of `scope` (oldest first), preferring numbered episodes. */
 export const pickFrom = (scope: ReadonlyArray<Episode>, pick: EpisodePick): Picked | undefined => {
   const withNumbers = scope.filter(numbered)
   const pool = withNumbers.length > 0 ? withNumbers : scope
   const unnumbered = scope.filter((episode) => !pool.includes(episode))
-  const extreme = (better: (a: Episode, b: Episode) => boolean) =>
-    pool.reduce<Episode | undefined>(
-      (best, episode) => (best === undefined || better(episode, best) ? episode : best),
-      undefined
-    )
-  const longer = (a: Episode, b: Episode) => a.durationSeconds > b.durationSeconds
-  const shorter = (a: Episode, b: Episode) => a.durationSeconds < b.durationSeconds
-  switch (pick) {
-    case "first": {
-      const chosen = pool[0]
-      return (
-        chosen && { chosen, beyond: unnumbered.filter((episode) => episode.publishedAt < chosen.publishedAt) }
-      )
-    }
-    case "latest": {
-      const chosen = pool[pool.length - 1]
-      return (
-        chosen && { chosen, beyond: unnumbered.filter((episode) => episode.publishedAt > chosen.publishedAt) }
-      )
-    }
-    case "longest":
-    case "shortest": {
-      const better = pick === "longest" ? longer : shorter
-      const chosen = extreme(better)
-      const outdoing = unnumbered.filter((episode) => chosen !== undefined && better(episode, chosen))
-      const most = outdoing.reduce<Episode | undefined>(
-        (best, e) => (best === undefined || better(e, best) ? e : best),
-        undefined
-      )
-      return chosen && { chosen, beyond: most === undefined ? [] : [most] }
-    }
+  const better: (a: Episode, b: Episode) => boolean =
+    pick === "first"
+      ? (a, b) => a.publishedAt < b.publishedAt
+      : pick === "latest"
+        ? (a, b) => a.publishedAt > b.publishedAt
+        : pick === "longest"
+          ? (a, b) => a.durationSeconds > b.durationSeconds
+          : (a, b) => a.durationSeconds < b.durationSeconds
+  const chosen = best(pool, better)
+  if (chosen === undefined) return undefined
+  const outdoing = unnumbered.filter((episode) => better(episode, chosen))
+  // Every trailer or bonus before the first or after the latest; only the most extreme of the longer or shorter.
+  const furthest = best(outdoing, better)
+  const beyond = pick === "first" || pick === "latest" ? outdoing : furthest === undefined ? [] : [furthest]
+  return { chosen, beyond }
+}
+
+/** The sentences of a fact answer, each citing an episode record, and the episodes they are about. */
+class FactWriter {
+  readonly answer = new CitedAnswer()
+  private readonly about: Array<Episode> = []
+
+  say(text: string, episode: Episode): void {
+    this.answer.addFromEpisode(text, episode)
+    if (!this.about.includes(episode)) this.about.push(episode)
   }
+
+  get result(): FactAnswer {
+    return { answer: this.answer, episodes: this.about }
+  }
+}
+
+interface InQuestion {
+  readonly scope: Scope
+  /** Oldest first. */
+  readonly episodes: ReadonlyArray<Episode>
+}
+
+/**
+ * The episodes in question: those named by number, else the named seasons, else the whole show;
+ * then the one the topics picked out. Undefined when that leaves nothing to say more about (the
+ * named episodes or seasons do not exist, or are in other seasons: already said).
+ */
+const inQuestion = (
+  chronological: ReadonlyArray<Episode>,
+  intent: AskIntent,
+  selected: Episode | undefined,
+  writer: FactWriter
+): InQuestion | undefined => {
+  const missing = sayMissing(chronological, intent, writer.answer)
+  const sessions = new Set(intent.sessions)
+  const inSessions = (episode: Episode) => sessions.size === 0 || sessions.has(episode.session)
+  let found: InQuestion
+  if (intent.episodeNumbers.length > 0) {
+    if (missing.numbers === intent.episodeNumbers.length) return undefined
+    const named = chronological.filter((episode) => intent.episodeNumbers.includes(episode.episodeNumber))
+    found = { scope: { kind: "episodes" }, episodes: named.filter(inSessions) }
+    if (found.episodes.length === 0) {
+      const asked = scopeName({ kind: "season", sessions: intent.sessions })
+      for (const episode of named)
+        writer.say(`${subjectOf(episode)} is in season ${episode.session}, not ${asked}.`, episode)
+      return undefined
+    }
+  } else if (intent.sessions.length > 0) {
+    if (missing.sessions === intent.sessions.length) return undefined
+    const existing = intent.sessions.filter((session) => chronological.some((e) => e.session === session))
+    found = { scope: { kind: "season", sessions: existing }, episodes: chronological.filter(inSessions) }
+  } else found = { scope: { kind: "show" }, episodes: chronological }
+  return selected === undefined
+    ? found
+    : {
+        scope: { kind: "episodes" },
+        episodes: found.episodes.filter((episode) => episode.slug === selected.slug)
+      }
 }
 
 /** Answers `fact`; `all` is the catalog's episodes, newest first, as the Catalog service gives them. */
@@ -144,149 +193,136 @@ export const answerFact = (
   selected: Episode | undefined
 ): FactAnswer => {
   const chronological = [...all].reverse()
-  const answer = new CitedAnswer()
-  const about: Array<Episode> = []
-  const say = (text: string, episode: Episode) => {
-    answer.addFromEpisode(text, episode)
-    if (!about.includes(episode)) about.push(episode)
+  const writer = new FactWriter()
+  const found = inQuestion(chronological, intent, selected, writer)
+  if (found === undefined) return writer.result
+  let { scope, episodes } = found
+
+  if (fact === "appearances") {
+    appearances(chronological, episodes, scope, people, writer)
+    return writer.result
   }
-  const done = (): FactAnswer => ({ answer, episodes: about })
-
-  const missing = sayMissing(chronological, intent, answer)
-  const sessions = new Set(intent.sessions)
-  const inSessions = (episode: Episode) => sessions.size === 0 || sessions.has(episode.session)
-
-  // The episodes in question: named by number, else the named seasons, else the whole show; then
-  // those the topics picked out, and those the named guests are in.
-  let scope: Scope
-  let episodes: ReadonlyArray<Episode>
-  if (intent.episodeNumbers.length > 0) {
-    if (missing.numbers === intent.episodeNumbers.length) return done()
-    scope = { kind: "episodes" }
-    const named = chronological.filter((episode) => intent.episodeNumbers.includes(episode.episodeNumber))
-    episodes = named.filter(inSessions)
-    if (episodes.length === 0) {
-      for (const episode of named) {
-        say(
-          `${subjectOf(episode)} is in season ${episode.session}, not ${scopeName({ kind: "season", sessions: intent.sessions })}.`,
-          episode
-        )
-      }
-      return done()
-    }
-  } else if (intent.sessions.length > 0) {
-    if (missing.sessions === intent.sessions.length) return done()
-    scope = {
-      kind: "season",
-      sessions: intent.sessions.filter((session) => chronological.some((e) => e.session === session))
-    }
-    episodes = chronological.filter(inSessions)
-  } else {
-    scope = { kind: "show" }
-    episodes = chronological
+  if (fact === "seasonCount") {
+    seasonCount(chronological, writer)
+    return writer.result
   }
-  if (selected !== undefined) {
-    scope = { kind: "episodes" }
-    episodes = episodes.filter((episode) => episode.slug === selected.slug)
-  }
-
-  if (fact === "appearances") return appearances(chronological, episodes, scope, people, say, done)
-  if (fact === "seasonCount") return seasonCount(chronological, say, done)
-
   // Hosts are in (nearly) every episode: only guests narrow the episodes.
   const guests = people.filter((known) => known.slugs.size < all.length)
   if (guests.length > 0) {
     const theirs = episodes.filter((episode) => guests.every((known) => known.slugs.has(episode.slug)))
-    if (theirs.length === 0)
-      return appearances(chronological, chronological, { kind: "show" }, guests, say, done)
+    if (theirs.length === 0) {
+      // No episode in question has them: say where they are instead.
+      appearances(chronological, chronological, { kind: "show" }, guests, writer)
+      return writer.result
+    }
     scope = { kind: "episodes" }
     episodes = theirs
   }
-  if (episodes.length === 0) return done()
 
-  const pick = intent.pick
-  const picked = pick === undefined ? undefined : pickFrom(episodes, pick)
-  if (picked !== undefined && pick !== undefined) {
-    const which = `the ${pickName(pick, scope)} episode${ofScope(scope)}`
-    const { chosen, beyond } = picked
-    switch (fact) {
-      case "episode":
-        say(`${capitalised(which)} is ${nameOf(chosen)}, published on ${dateOf(chosen)}.`, chosen)
-        if (chosen.subtitle.trim() !== "") say(endsSentence(chosen.subtitle.trim()), chosen)
-        for (const other of beyond) {
-          const when = other.publishedAt < chosen.publishedAt ? "before" : "after"
-          say(`${capitalised(nameOf(other))} came out ${when} it, on ${dateOf(other)}.`, other)
-        }
-        return done()
-      case "published":
-        say(`${capitalised(which)}, ${nameOf(chosen)}, came out on ${dateOf(chosen)}.`, chosen)
-        for (const other of beyond) {
-          const when = other.publishedAt < chosen.publishedAt ? "before" : "after"
-          say(`${capitalised(nameOf(other))} came out ${when} it, on ${dateOf(other)}.`, other)
-        }
-        return done()
-      case "duration":
-        if (pick === "longest" || pick === "shortest") {
-          say(
-            `${capitalised(which)} is ${nameOf(chosen)}, at ${durationText(chosen.durationSeconds)}.`,
-            chosen
-          )
-          for (const other of beyond) {
-            const still = pick === "longest" ? "longer" : "shorter"
-            say(
-              `${capitalised(nameOf(other))}, which has no episode number, is ${still} still, at ${durationText(other.durationSeconds)}.`,
-              other
-            )
-          }
-        } else
-          say(
-            `${capitalised(which)}, ${nameOf(chosen)}, is ${durationText(chosen.durationSeconds)} long.`,
-            chosen
-          )
-        return done()
-      default:
-        scope = { kind: "episodes" }
-        episodes = [chosen]
+  const picked = intent.pick === undefined ? undefined : pickFrom(episodes, intent.pick)
+  if (picked !== undefined && intent.pick !== undefined) {
+    if (fact === "episode" || fact === "published" || fact === "duration") {
+      aboutPicked(fact, intent.pick, picked, scope, writer)
+      return writer.result
+    }
+    scope = { kind: "episodes" }
+    episodes = [picked.chosen]
+  }
+  if (episodes.length > 0) aboutEpisodes(fact, episodes, scope, writer)
+  return writer.result
+}
+
+/** "The latest episode is …", with the trailer or bonus episodes that go further. */
+const aboutPicked = (
+  fact: "episode" | "published" | "duration",
+  pick: EpisodePick,
+  { chosen, beyond }: Picked,
+  scope: Scope,
+  writer: FactWriter
+) => {
+  const which = capitalised(`the ${pickName(pick, scope)} episode${ofScope(scope)}`)
+  const around = () => {
+    for (const other of beyond) {
+      const when = other.publishedAt < chosen.publishedAt ? "before" : "after"
+      writer.say(`${capitalised(nameOf(other))} came out ${when} it, on ${dateOf(other)}.`, other)
     }
   }
+  switch (fact) {
+    case "episode":
+      writer.say(`${which} is ${nameOf(chosen)}, published on ${dateOf(chosen)}.`, chosen)
+      if (chosen.subtitle.trim() !== "") writer.say(endsSentence(chosen.subtitle.trim()), chosen)
+      around()
+      return
+    case "published":
+      writer.say(`${which}, ${nameOf(chosen)}, came out on ${dateOf(chosen)}.`, chosen)
+      around()
+      return
+    case "duration":
+      if (pick === "first" || pick === "latest") {
+        writer.say(`${which}, ${nameOf(chosen)}, is ${durationText(chosen.durationSeconds)} long.`, chosen)
+        return
+      }
+      writer.say(`${which} is ${nameOf(chosen)}, at ${durationText(chosen.durationSeconds)}.`, chosen)
+      for (const other of beyond) {
+        const still = pick === "longest" ? "longer" : "shorter"
+        const length = durationText(other.durationSeconds)
+        writer.say(
+          `${capitalised(nameOf(other))}, which has no episode number, is ${still} still, at ${length}.`,
+          other
+        )
+      }
+  }
+}
 
+/** The fact for each episode in question, or for a season or the show as a whole. */
+const aboutEpisodes = (
+  fact: Exclude<AskFact, "appearances" | "seasonCount">,
+  episodes: ReadonlyArray<Episode>,
+  scope: Scope,
+  writer: FactWriter
+) => {
+  const each = scope.kind === "episodes"
   switch (fact) {
     case "hosts":
-      return hosts(episodes, scope, say, done)
+      if (!each) hosts(episodes, scope, writer)
+      else for (const episode of episodes) hostsOf(episode, writer)
+      return
     case "guests":
-      return guestsOf(episodes, scope, say, done)
+      guestsOf(episodes, scope, writer)
+      return
     case "episode":
       for (const episode of episodes) {
-        say(
+        writer.say(
           numbered(episode)
             ? `Episode ${episode.episodeNumber} is “${episode.title}”, published on ${dateOf(episode)}.`
             : `${capitalised(nameOf(episode))} was published on ${dateOf(episode)}.`,
           episode
         )
         if (episodes.length === 1 && episode.subtitle.trim() !== "")
-          say(endsSentence(episode.subtitle.trim()), episode)
+          writer.say(endsSentence(episode.subtitle.trim()), episode)
       }
-      return done()
+      return
     case "duration":
-      if (scope.kind === "episodes") {
-        for (const episode of episodes) {
-          say(`${subjectOf(episode)} is ${durationText(episode.durationSeconds)} long.`, episode)
-        }
-        return done()
+      if (!each) {
+        total(episodes, scope, writer)
+        return
       }
-      return total(episodes, scope, say, done)
+      for (const episode of episodes) {
+        writer.say(`${subjectOf(episode)} is ${durationText(episode.durationSeconds)} long.`, episode)
+      }
+      return
     case "published":
-      if (scope.kind === "episodes") {
-        for (const episode of episodes) say(`${subjectOf(episode)} came out on ${dateOf(episode)}.`, episode)
-        return done()
+      if (!each) {
+        span(episodes, scope, writer)
+        return
       }
-      return span(episodes, scope, say, done)
+      for (const episode of episodes)
+        writer.say(`${subjectOf(episode)} came out on ${dateOf(episode)}.`, episode)
+      return
     case "episodeCount":
-      return episodeCount(episodes, scope, say, done)
+      episodeCount(episodes, scope, writer)
   }
 }
-
-type Say = (text: string, episode: Episode) => void
 
 /** Says that named episodes and seasons do not exist; returns how many of each were missing. */
 export const sayMissing = (
@@ -327,24 +363,24 @@ export const sayMissing = (
   return { numbers: missingNumbers.length, sessions: missingSessions.length }
 }
 
-const hosts = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
-  const only = episodes[0]
-  if (episodes.length === 1 && only !== undefined) {
-    const names = namesWith(only, "host")
-    say(
-      names.length === 0
-        ? `${subjectOf(only)} names no host.`
-        : `${subjectOf(only)} is hosted by ${listed(names)}.`,
-      only
-    )
-    return done()
-  }
+const hostsOf = (episode: Episode, writer: FactWriter) => {
+  const names = namesWith(episode, "host")
+  writer.say(
+    names.length === 0
+      ? `${subjectOf(episode)} names no host.`
+      : `${subjectOf(episode)} is hosted by ${listed(names)}.`,
+    episode
+  )
+}
+
+/** The hosts of a season or the show, each cited by the latest episode they host. */
+const hosts = (episodes: ReadonlyArray<Episode>, scope: Scope, writer: FactWriter) => {
   const names = [...new Set(episodes.flatMap((episode) => namesWith(episode, "host")))]
   const hostedBy = (name: string) => episodes.filter((episode) => namesWith(episode, "host").includes(name))
   const everywhere = names.filter((name) => hostedBy(name).length === episodes.length)
   const latest = episodes[episodes.length - 1]
   if (everywhere.length > 0 && latest !== undefined) {
-    say(
+    writer.say(
       `${listed(everywhere)} ${everywhere.length === 1 ? "hosts" : "host"} ${scopeName(scope)}, all ${episodes.length} of its episodes up to the latest, ${nameOf(latest)} (${dateOf(latest)}).`,
       latest
     )
@@ -353,12 +389,11 @@ const hosts = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: (
     const theirs = hostedBy(name)
     const last = theirs[theirs.length - 1]
     if (last === undefined) continue
-    say(
+    writer.say(
       `${name} hosts ${theirs.length} of the ${episodes.length} episodes of ${scopeName(scope)}, most recently ${nameOf(last)} (${dateOf(last)}).`,
       last
     )
   }
-  return done()
 }
 
 /** One episode's guests, with its hosts when it is the only episode asked about. */
@@ -374,7 +409,7 @@ const guestSentence = (episode: Episode, withHosts: boolean) => {
   return `${name} had ${guests.length} guests, ${listed(guests)}${hostsPart}.`
 }
 
-const guestsOf = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+const guestsOf = (episodes: ReadonlyArray<Episode>, scope: Scope, writer: FactWriter) => {
   const everyone = [...new Set(episodes.flatMap((episode) => namesWith(episode, "guest")))]
   const lead = `${capitalised(scopeName(scope))} ${scope.kind === "show" ? "has had" : "had"} ${counted(everyone.length, "different guest")}`
   if (scope.kind === "show") {
@@ -386,39 +421,37 @@ const guestsOf = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done
       for (const name of newcomers) seen.add(name)
       if (newcomers.length > 0) firsts.set(episode, newcomers)
     }
-    let first = true
-    for (const [episode, names] of firsts) {
+    ;[...firsts].forEach(([episode, names], i) => {
       const sentence = `${listed(names)} first came on in ${nameOf(episode)}.`
-      say(first ? `${lead}: ${sentence}` : sentence, episode)
-      first = false
-    }
-    return done()
+      writer.say(i === 0 ? `${lead}: ${sentence}` : sentence, episode)
+    })
+    return
   }
-  if (episodes.length === 1 && episodes[0] !== undefined) {
-    say(guestSentence(episodes[0], true), episodes[0])
-    return done()
+  const only = episodes.length === 1 ? episodes[0] : undefined
+  if (only !== undefined) {
+    writer.say(guestSentence(only, true), only)
+    return
   }
   episodes.forEach((episode, i) => {
     const sentence = guestSentence(episode, false)
     const lowered = sentence.startsWith("Episode ") ? `e${sentence.slice(1)}` : sentence
-    say(i === 0 && scope.kind === "season" ? `${lead}: ${lowered}` : sentence, episode)
+    writer.say(i === 0 && scope.kind === "season" ? `${lead}: ${lowered}` : sentence, episode)
   })
-  return done()
 }
 
+/** The episodes each person is in, oldest first; hosts of every episode as a range. */
 const appearances = (
   chronological: ReadonlyArray<Episode>,
   episodes: ReadonlyArray<Episode>,
   scope: Scope,
   people: ReadonlyArray<KnownPerson>,
-  say: Say,
-  done: () => FactAnswer
+  writer: FactWriter
 ) => {
   for (const known of people) {
     const name = known.person.name
     const inScope = episodes.filter((episode) => known.slugs.has(episode.slug))
-    const theirs =
-      inScope.length > 0 ? inScope : chronological.filter((episode) => known.slugs.has(episode.slug))
+    const pool = inScope.length > 0 ? episodes : chronological
+    const theirs = pool.filter((episode) => known.slugs.has(episode.slug))
     const first = theirs[0]
     const last = theirs[theirs.length - 1]
     if (first === undefined || last === undefined) continue
@@ -430,64 +463,56 @@ const appearances = (
         ? `${name} is in no episode of ${scopeName(scope)}, but`
         : name
     const verb = role === "host" ? "hosts" : `is ${/^[aeiou]/.test(role) ? "an" : "a"} ${role} in`
-    const pool = inScope.length > 0 ? episodes : chronological
     if (theirs.length > 2 && theirs.length === pool.length) {
-      say(
-        `${subject} ${verb} all ${theirs.length} episodes${where}, from ${nameOf(first)} (${dateOf(first)})`,
-        first
-      )
-      say(`to ${nameOf(last)} (${dateOf(last)}).`, last)
+      range(theirs, `${subject} ${verb} all ${theirs.length} episodes${where}`, writer)
       continue
     }
     const count = `${subject} ${verb} ${counted(theirs.length, "episode")}${where}`
     if (theirs.length === 1) {
-      say(`${count}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
+      writer.say(`${count}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
       continue
     }
-    say(`${count}, first in ${nameOf(first)}, published on ${dateOf(first)}.`, first)
+    writer.say(`${count}, first in ${nameOf(first)}, published on ${dateOf(first)}.`, first)
     for (const episode of theirs.slice(1))
-      say(`Then in ${nameOf(episode)}, published on ${dateOf(episode)}.`, episode)
+      writer.say(`Then in ${nameOf(episode)}, published on ${dateOf(episode)}.`, episode)
   }
-  return done()
 }
 
-/** The first and the last episode of a range, each cited where it is named. */
-const range = (episodes: ReadonlyArray<Episode>, lead: string, say: Say) => {
+/** `lead` over a range of episodes, its first and last each cited where they are named. */
+const range = (episodes: ReadonlyArray<Episode>, lead: string, writer: FactWriter) => {
   const first = episodes[0]
   const last = episodes[episodes.length - 1]
   if (first === undefined || last === undefined) return
   if (first === last) {
-    say(`${lead}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
+    writer.say(`${lead}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
     return
   }
-  say(`${lead}, from ${nameOf(first)} (${dateOf(first)})`, first)
-  say(`to ${nameOf(last)} (${dateOf(last)}).`, last)
+  writer.say(`${lead}, from ${nameOf(first)} (${dateOf(first)})`, first)
+  writer.say(`to ${nameOf(last)} (${dateOf(last)}).`, last)
 }
 
-const total = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+const total = (episodes: ReadonlyArray<Episode>, scope: Scope, writer: FactWriter) => {
   const seconds = episodes.reduce((sum, episode) => sum + episode.durationSeconds, 0)
   const average = Math.round(seconds / Math.max(episodes.length, 1))
   range(
     episodes,
     `The ${counted(episodes.length, "episode")} of ${scopeName(scope)} last ${durationText(seconds)} in all, ${durationText(average)} on average`,
-    say
+    writer
   )
-  return done()
 }
 
-const span = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+const span = (episodes: ReadonlyArray<Episode>, scope: Scope, writer: FactWriter) => {
   const first = episodes[0]
   const last = episodes[episodes.length - 1]
-  if (first === undefined || last === undefined) return done()
-  say(`${capitalised(scopeName(scope))} began on ${dateOf(first)} with ${nameOf(first)}.`, first)
+  if (first === undefined || last === undefined) return
+  writer.say(`${capitalised(scopeName(scope))} began on ${dateOf(first)} with ${nameOf(first)}.`, first)
   if (last !== first) {
     const its = scope.kind === "show" ? "Its latest episode" : "Its last episode"
-    say(`${its}, ${nameOf(last)}, came out on ${dateOf(last)}.`, last)
+    writer.say(`${its}, ${nameOf(last)}, came out on ${dateOf(last)}.`, last)
   }
-  return done()
 }
 
-const episodeCount = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, done: () => FactAnswer) => {
+const episodeCount = (episodes: ReadonlyArray<Episode>, scope: Scope, writer: FactWriter) => {
   const numbers = episodes
     .filter(numbered)
     .map((episode) => episode.episodeNumber)
@@ -505,27 +530,28 @@ const episodeCount = (episodes: ReadonlyArray<Episode>, scope: Scope, say: Say, 
   const lead = `${capitalised(scopeName(scope))} ${scope.kind === "episodes" ? "are" : "has"} ${counted(episodes.length, "episode")}${numberedPart}`
   const first = episodes[0]
   const last = episodes[episodes.length - 1]
-  if (first === undefined || last === undefined) return done()
+  if (first === undefined || last === undefined) return
   if (first === last) {
-    say(`${lead}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
-    return done()
+    writer.say(`${lead}: ${nameOf(first)}, published on ${dateOf(first)}.`, first)
+    return
   }
-  say(`${lead}; the first, ${nameOf(first)}, came out on ${dateOf(first)}.`, first)
-  say(`The ${scope.kind === "show" ? "latest" : "last"}, ${nameOf(last)}, came out on ${dateOf(last)}.`, last)
-  return done()
+  writer.say(`${lead}; the first, ${nameOf(first)}, came out on ${dateOf(first)}.`, first)
+  writer.say(
+    `The ${scope.kind === "show" ? "latest" : "last"}, ${nameOf(last)}, came out on ${dateOf(last)}.`,
+    last
+  )
 }
 
-const seasonCount = (chronological: ReadonlyArray<Episode>, say: Say, done: () => FactAnswer) => {
+const seasonCount = (chronological: ReadonlyArray<Episode>, writer: FactWriter) => {
   const seasons = [...new Set(chronological.map((episode) => episode.session))].sort((a, b) => a - b)
   seasons.forEach((session, i) => {
     const theirs = chronological.filter((episode) => episode.session === session)
     const first = theirs[0]
     if (first === undefined) return
     const sentence = `season ${session} has ${counted(theirs.length, "episode")} and began on ${dateOf(first)} with ${nameOf(first)}.`
-    say(
+    writer.say(
       i === 0 ? `The show has ${counted(seasons.length, "season")}: ${sentence}` : capitalised(sentence),
       first
     )
   })
-  return done()
 }

@@ -5,7 +5,8 @@ import type { CatalogService } from "../Catalog.js"
 import type { TranscriptHit } from "../domain/Collections.js"
 import type { Episode } from "../domain/Episode.js"
 import { tokenize } from "../SearchOptions.js"
-import { AskComposition, type AskIntent, Citation } from "./AskAnswer.js"
+import { type AskComposition, type AskIntent, Citation } from "./AskAnswer.js"
+import { CitedAnswer } from "./CitedAnswer.js"
 
 /** Enough to answer, few enough to read. */
 const maxSentences = 4
@@ -38,23 +39,25 @@ const clean = (sentence: string) => {
   return /[.!?]["'”’)]?$/.test(text) ? text : `${text}.`
 }
 
+/**
+ * Adds the extracts to `answer` (which may already hold sentences, such as a note that a named
+ * episode does not exist) and returns the whole composition.
+ */
 export const composeAnswer = (
   catalog: CatalogService,
   intent: AskIntent,
   episodes: ReadonlyArray<Episode>,
-  hits: ReadonlyArray<TranscriptHit>
+  hits: ReadonlyArray<TranscriptHit>,
+  answer: CitedAnswer = new CitedAnswer()
 ): AskComposition => {
   const topicTerms = intent.topics.flatMap((topic) => tokenize(topic))
   // Sentences are chosen for the topics and for the people the question names.
   const terms = new Set([...topicTerms, ...intent.people.flatMap((person) => tokenize(person.name))])
-  const citations: Array<Citation> = []
-  const parts: Array<string> = []
-  const cited = new Set<string>()
+  let sentences = 0
   const add = (sentence: string, citation: Citation, key: string) => {
-    if (parts.length >= maxSentences || cited.has(key)) return
-    cited.add(key)
-    citations.push(citation)
-    parts.push(`${clean(sentence)} [${citations.length}]`)
+    if (sentences >= maxSentences || answer.cites(key)) return
+    sentences += 1
+    answer.add(clean(sentence), key, () => citation)
   }
 
   // With topics, what was said is the most precise answer; without, the episodes are.
@@ -89,5 +92,5 @@ export const composeAnswer = (
       episode.slug
     )
   }
-  return new AskComposition({ answer: parts.join(" "), citations })
+  return answer.composition
 }

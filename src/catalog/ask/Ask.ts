@@ -1,7 +1,9 @@
 // The ask service (catalog-extensions §8), one implementation behind POST/GET /ask (JSON and
-// server-sent events) and the RPC procedure `Ask`. It reads the question's intent, searches with
-// the catalog's own Search (episodes and transcripts, within the episodes, seasons and guests the
-// question names), and composes an extractive, cited answer. No model outside the catalog is used.
+// server-sent events) and the RPC procedure `Ask`. It reads the question's intent; a fact about the
+// show (hosts, guests, first or latest episode, duration, date, counts, a person's episodes) is
+// answered from the episode records, a topic by searching with the catalog's own Search (episodes
+// and transcripts, within the episodes, seasons and guests the question names) and composing an
+// extractive answer. Every sentence is cited. No model outside the catalog is used.
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -14,9 +16,12 @@ import type { Episode } from "../domain/Episode.js"
 import { Search, type SearchService } from "../Search.js"
 import { tokenize } from "../SearchOptions.js"
 import { composeAnswer } from "./AnswerComposer.js"
-import { AskAnswer, type AskComposition, AskDone, type AskIntent } from "./AskAnswer.js"
+import { AskAnswer, type AskComposition, AskDone, type AskFact, type AskIntent } from "./AskAnswer.js"
 import { type AskRequest, askLimitBounds } from "./AskRequest.js"
-import { foldName, makePeopleDirectory, type RecognizedIntent, recognizeIntent } from "./IntentRecognizer.js"
+import { CitedAnswer } from "./CitedAnswer.js"
+import { answerFact, pickFrom, sayMissing } from "./FactAnswer.js"
+import { makeQuestionDirectory, type RecognizedIntent, recognizeIntent } from "./IntentRecognizer.js"
+import { foldName } from "./QuestionWords.js"
 
 /** The parts of an answer in the order the event stream sends them. */
 export type AskEvent =
@@ -44,9 +49,23 @@ interface Found {
   readonly hits: ReadonlyArray<TranscriptHit>
 }
 
+/** Everything an answer is made of, after the intent. */
+interface Parts extends Found {
+  readonly composition: AskComposition
+}
+
+/** Which episodes a question keeps to: those it names by number, season, guest or pick. */
+interface Scope {
+  readonly inScope: (slug: string) => boolean
+  readonly scoped: boolean
+  /** The one season named, passed on to the searches. */
+  readonly session: number | undefined
+}
+
 export const makeAsk = (catalog: CatalogService, search: SearchService): AskService => {
-  const directory = makePeopleDirectory(catalog.episodes)
+  const directory = makeQuestionDirectory(catalog.episodes)
   const frequency = catalog.searchData.statistics.documentFrequency
+  const chronological = [...catalog.episodes].reverse()
 
   /**
    * The topic lists to try, from all topics down to the rarest one: every word must match in a
@@ -61,12 +80,33 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
     return ordered.map((_, i) => ordered.slice(0, ordered.length - i))
   }
 
-  const find = ({ intent, people }: RecognizedIntent, limit: number): Found => {
+  /** The episodes matching the topics, best first, of those in scope (fewer topics when none matches all). */
+  const rankedEpisodes = (
+    steps: ReadonlyArray<ReadonlyArray<string>>,
+    scope: Scope
+  ): ReadonlyArray<Episode> => {
+    for (const topics of steps) {
+      const page = search.episodes({
+        q: topics.join(" "),
+        session: scope.session,
+        limit: candidates,
+        cursor: undefined
+      })
+      const ranked = Either.isRight(page)
+        ? page.right.data.filter((episode) => scope.inScope(episode.slug))
+        : []
+      if (ranked.length > 0) return ranked
+    }
+    return []
+  }
+
+  /** The question's episodes; with `withPick`, narrowed to the one it picks ("the latest episode"). */
+  const scopeOf = ({ intent, people }: RecognizedIntent, withPick: boolean): Scope => {
     const numbers = new Set(intent.episodeNumbers)
     const sessions = new Set(intent.sessions)
     // Hosts are in (nearly) every episode: naming them narrows nothing, but their words rank first.
     const guests = people.filter((known) => known.slugs.size < catalog.episodes.length)
-    const inScope = (slug: string) => {
+    const named = (slug: string) => {
       const episode = catalog.episode(slug)
       return (
         episode !== undefined &&
@@ -75,20 +115,29 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
         guests.every((known) => known.slugs.has(slug))
       )
     }
-    const scoped = numbers.size > 0 || sessions.size > 0 || guests.length > 0
     const session = sessions.size === 1 ? [...sessions][0] : undefined
+    const scoped = numbers.size > 0 || sessions.size > 0 || guests.length > 0
+    const picked =
+      withPick && intent.pick !== undefined
+        ? pickFrom(
+            chronological.filter((episode) => named(episode.slug)),
+            intent.pick
+          )?.chosen
+        : undefined
+    if (picked === undefined) return { inScope: named, scoped, session }
+    return { inScope: (slug) => slug === picked.slug, scoped: true, session }
+  }
+
+  const find = (recognized: RecognizedIntent, limit: number): Found => {
+    const { intent, people } = recognized
+    const scope = scopeOf(recognized, true)
     const steps = relaxations(intent.topics)
 
-    let ranked: ReadonlyArray<Episode> = []
-    for (const topics of steps) {
-      const page = search.episodes({ q: topics.join(" "), session, limit: candidates, cursor: undefined })
-      ranked = Either.isRight(page) ? page.right.data.filter((episode) => inScope(episode.slug)) : []
-      if (ranked.length > 0) break
-    }
+    const ranked = rankedEpisodes(steps, scope)
     // Named episodes, seasons or guests without a topical match: their episodes, newest first.
     const listed =
-      ranked.length === 0 && (scoped || steps.length === 0)
-        ? catalog.episodes.filter((episode) => inScope(episode.slug))
+      ranked.length === 0 && (scope.scoped || steps.length === 0)
+        ? catalog.episodes.filter((episode) => scope.inScope(episode.slug))
         : []
 
     const speakers = new Set(people.flatMap((known) => [foldName(known.person.name), known.words[0] ?? ""]))
@@ -97,8 +146,13 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
       (speakers.has(foldName(hit.speaker)) || speakers.has(foldName(hit.speaker.split(" ")[0] ?? "")))
     let hits: ReadonlyArray<TranscriptHit> = []
     for (const topics of steps) {
-      const page = search.transcripts({ q: topics.join(" "), session, limit: candidates, cursor: undefined })
-      const inside = Either.isRight(page) ? page.right.data.filter((hit) => inScope(hit.slug)) : []
+      const page = search.transcripts({
+        q: topics.join(" "),
+        session: scope.session,
+        limit: candidates,
+        cursor: undefined
+      })
+      const inside = Either.isRight(page) ? page.right.data.filter((hit) => scope.inScope(hit.slug)) : []
       // What a named person said comes first; otherwise relevance order is kept.
       hits = [...inside.filter(spokenByNamed), ...inside.filter((hit) => !spokenByNamed(hit))].slice(0, limit)
       if (hits.length > 0) break
@@ -113,6 +167,37 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
     return { episodes: episodes.slice(0, limit), hits }
   }
 
+  /** A fact about the show, from the episode records; topics left in the question say which episode. */
+  const factParts = (
+    recognized: RecognizedIntent,
+    fact: AskFact,
+    limit: number
+  ): Parts => {
+    const { intent } = recognized
+    let selected: Episode | undefined
+    if (intent.topics.length > 0) {
+      selected = rankedEpisodes(relaxations(intent.topics), scopeOf(recognized, false))[0]
+      // Nothing matches the episode described: nothing to answer from.
+      if (selected === undefined)
+        return { episodes: [], hits: [], composition: new CitedAnswer().composition }
+    }
+    const { answer, episodes } = answerFact(catalog.episodes, intent, fact, recognized.people, selected)
+    return { episodes: episodes.slice(0, limit), hits: [], composition: answer.composition }
+  }
+
+  /** A topic: extracts of what was said and written, after a word on any named episode or season that does not exist. */
+  const topicParts = (recognized: RecognizedIntent, limit: number): Parts => {
+    const { episodes, hits } = find(recognized, limit)
+    const answer = new CitedAnswer()
+    sayMissing(chronological, recognized.intent, answer)
+    return { episodes, hits, composition: composeAnswer(catalog, recognized.intent, episodes, hits, answer) }
+  }
+
+  const partsOf = (recognized: RecognizedIntent, limit: number): Parts =>
+    recognized.intent.fact === undefined
+      ? topicParts(recognized, limit)
+      : factParts(recognized, recognized.intent.fact, limit)
+
   const nothingToLookFor = new BadRequest({
     message:
       "question names nothing to look for: no episode number, season, host or guest, nor a word of two or more letters or digits beyond common words",
@@ -120,8 +205,9 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
   })
 
   const check = (recognized: RecognizedIntent): Either.Either<RecognizedIntent, BadRequest> => {
-    const { episodeNumbers, sessions, people, topics } = recognized.intent
-    return episodeNumbers.length + sessions.length + people.length + topics.length === 0
+    const { episodeNumbers, sessions, people, topics, fact, pick } = recognized.intent
+    const named = episodeNumbers.length + sessions.length + people.length + topics.length
+    return named === 0 && fact === undefined && pick === undefined
       ? Either.left(nothingToLookFor)
       : Either.right(recognized)
   }
@@ -130,8 +216,7 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
 
   const answer = (request: AskRequest) =>
     Either.map(check(recognizeIntent(request.question, directory)), (recognized) => {
-      const { episodes, hits } = find(recognized, limitOf(request))
-      const composition = composeAnswer(catalog, recognized.intent, episodes, hits)
+      const { episodes, hits, composition } = partsOf(recognized, limitOf(request))
       return new AskAnswer({
         question: request.question,
         intent: recognized.intent,
@@ -144,8 +229,7 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
 
   /** The parts after the intent, once the searches are done. */
   const partsAfterIntent = (recognized: RecognizedIntent, limit: number): ReadonlyArray<AskEvent> => {
-    const { episodes, hits } = find(recognized, limit)
-    const composition = composeAnswer(catalog, recognized.intent, episodes, hits)
+    const { episodes, hits, composition } = partsOf(recognized, limit)
     const done = new AskDone({
       episodes: episodes.length,
       transcriptHits: hits.length,

@@ -16,8 +16,12 @@ const eventStreamDescription =
 
 const description =
   "Answers a question in plain language from the catalog alone, with no outside model: it recognises episode " +
-  "numbers, seasons, hosts and guests, and topic words, searches episodes and transcripts with them, and composes " +
-  "an extractive answer whose every sentence ends with `[n]`, the 1-based index of its citation. " +
+  "numbers, seasons, hosts and guests, one picked episode (the first, latest, longest or shortest), the fact the " +
+  "question asks about the show (`intent.fact`: who hosts it, who the guests were, which episode, how long, when " +
+  "it came out, how many episodes or seasons, which episodes a person is in) and topic words. A fact is answered " +
+  "from the episode records; a topic by searching episodes and transcripts and composing an extractive answer. " +
+  "Every sentence ends with `[n]`, the 1-based index of its citation; a named episode or season that does not " +
+  "exist is said not to exist. " +
   eventStreamDescription
 
 /** Adds the event-stream alternative to the 200 response of an operation. */

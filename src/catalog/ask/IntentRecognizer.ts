@@ -1,10 +1,22 @@
 // What a question asks about, read with rules rather than a model (catalog-extensions §8): episode
-// numbers ("episode 12", "#12", "episodes three and four"), sessions ("season 2", "the second
-// season"), people (the hosts and guests of the feed, by full name, or by a first or last name
-// that only one of them has, written with a capital), and the remaining words as topics.
+// numbers ("episode 12", "#12", "episodes three and four", "the second episode of season 2"),
+// sessions ("season 2", "the second season", "the last season"), people (the hosts and guests of the
+// feed, by full name, or by a first or last name that only one of them has), one picked episode
+// ("the latest episode"), the fact about the show a question asks for ("who hosts the show", "how
+// long is episode 7"), and the remaining words as topics.
 
 import type { Episode, Person } from "../domain/Episode.js"
-import { AskIntent } from "./AskAnswer.js"
+import { type AskFact, AskIntent, type EpisodePick } from "./AskAnswer.js"
+import {
+  episodeWords,
+  foldName,
+  numberAt,
+  ordinalAt,
+  possessive,
+  sessionWords,
+  stopwords,
+  wordsOf
+} from "./QuestionWords.js"
 
 /** A host or guest of the feed, with the episodes they appear in. */
 export interface KnownPerson {
@@ -14,33 +26,18 @@ export interface KnownPerson {
   readonly slugs: ReadonlySet<string>
 }
 
-export interface PeopleDirectory {
+/** What the recognizer knows of the catalog: its people and its seasons. */
+export interface QuestionDirectory {
   readonly people: ReadonlyArray<KnownPerson>
   /** Folded first or last names that belong to one person only. */
   readonly uniqueNames: ReadonlyMap<string, KnownPerson>
+  /** The catalog's seasons, in order. */
+  readonly sessions: ReadonlyArray<number>
+  /** The numbered episodes of each season, in order of their numbers. */
+  readonly numbersBySession: ReadonlyMap<number, ReadonlyArray<number>>
 }
 
-const combiningMarks = /\p{M}+/gu
-/** Lowercase without diacritics, so "Sigrun" finds "Sigrún". */
-export const foldName = (word: string) => word.normalize("NFKD").replace(combiningMarks, "").toLowerCase()
-
-const wordPattern = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu
-const possessive = /['’]s$/
-
-interface Word {
-  readonly text: string
-  readonly folded: string
-  readonly start: number
-}
-
-const wordsOf = (text: string): Array<Word> =>
-  [...text.matchAll(wordPattern)].map((match) => ({
-    text: match[0],
-    folded: foldName(match[0]).replace(possessive, ""),
-    start: match.index
-  }))
-
-export const makePeopleDirectory = (episodes: ReadonlyArray<Episode>): PeopleDirectory => {
+export const makeQuestionDirectory = (episodes: ReadonlyArray<Episode>): QuestionDirectory => {
   const byName = new Map<string, { person: Person; slugs: Set<string> }>()
   for (const episode of episodes) {
     for (const person of episode.people) {
@@ -68,100 +65,77 @@ export const makePeopleDirectory = (episodes: ReadonlyArray<Episode>): PeopleDir
     const only = list[0]
     if (list.length === 1 && only !== undefined) uniqueNames.set(name, only)
   }
-  return { people, uniqueNames }
-}
-
-const units: Readonly<Record<string, number>> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19
-}
-const tens: Readonly<Record<string, number>> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90
-}
-const ordinals: Readonly<Record<string, number>> = {
-  first: 1,
-  second: 2,
-  third: 3,
-  fourth: 4,
-  fifth: 5,
-  sixth: 6,
-  seventh: 7,
-  eighth: 8,
-  ninth: 9,
-  tenth: 10
-}
-
-/** A number written at `words[i]` ("12", "twelve", "forty-two", "forty two"), with the words it took. */
-const numberAt = (words: ReadonlyArray<Word>, i: number): { value: number; length: number } | undefined => {
-  const word = words[i]?.folded
-  if (word === undefined) return undefined
-  if (/^\d{1,6}$/.test(word)) return { value: Number(word), length: 1 }
-  const unit = units[word]
-  if (unit !== undefined) return { value: unit, length: 1 }
-  const [ten, one] = word.split("-")
-  const tensValue = tens[ten ?? ""]
-  if (tensValue === undefined) return undefined
-  if (one !== undefined) {
-    const oneValue = units[one]
-    return oneValue !== undefined && oneValue < 10 ? { value: tensValue + oneValue, length: 1 } : undefined
+  const numbersBySession = new Map<number, Array<number>>()
+  for (const episode of episodes) {
+    const numbers = numbersBySession.get(episode.session) ?? []
+    if (episode.episodeNumber > 0) numbers.push(episode.episodeNumber)
+    numbersBySession.set(episode.session, numbers)
   }
-  const next = units[words[i + 1]?.folded ?? ""]
-  return next !== undefined && next < 10
-    ? { value: tensValue + next, length: 2 }
-    : { value: tensValue, length: 1 }
+  for (const numbers of numbersBySession.values()) numbers.sort((a, b) => a - b)
+  const sessions = [...numbersBySession.keys()].sort((a, b) => a - b)
+  return { people, uniqueNames, sessions, numbersBySession }
 }
 
-/** "2nd", "second": an ordinal at `words[i]`. */
-const ordinalAt = (words: ReadonlyArray<Word>, i: number): number | undefined => {
-  const word = words[i]?.folded ?? ""
-  const digits = /^(\d{1,4})(?:st|nd|rd|th)$/.exec(word)
-  return digits?.[1] !== undefined ? Number(digits[1]) : ordinals[word]
-}
-
-const episodeWords = new Set(["episode", "episodes", "ep", "eps", "show", "shows"])
-const sessionWords = new Set(["season", "seasons", "session", "sessions", "series"])
 const listJoiners = new Set(["and", "or", "to", "through"])
+/** Words between "episode" and its number: "episode number 12", "episode no. 12". */
+const numberMarkers = new Set(["number", "no", "nr", "num"])
+/** "The last season", "the most recent season": the catalog's latest season. */
+const latestSeasonWords = new Set(["last", "latest", "final", "current", "newest", "recent"])
 
-/**
- * Words that carry no topic: function words, question words, and the words used to ask about the
- * show itself. What is left is searched for.
- */
-const stopwords = new Set(
+const pickWords: Readonly<Record<string, EpisodePick>> = {
+  first: "first",
+  earliest: "first",
+  oldest: "first",
+  latest: "latest",
+  newest: "latest",
+  last: "latest",
+  final: "latest",
+  recent: "latest",
+  longest: "longest",
+  shortest: "shortest"
+}
+/** Words that may stand between a pick and its episode word: "the latest full episode". */
+const pickFillers = new Set(["full", "numbered", "regular", "proper", "actual", "real", "ever", "new"])
+/** Words that name an episode after a pick: "the first one", "the latest trailer". */
+const pickedWords = new Set([...episodeWords, "one", "trailer", "bonus"])
+/** "Came out last", "first aired": a pick said of a release. */
+const releaseWords = new Set(["out", "released", "published", "aired", "air", "came", "dropped", "posted"])
+/** Words that point at an episode without a number, so the topics say which: "the episode about X". */
+const selectorWords = /\b(episode|episodes|ep|eps|trailer|bonus)\b/
+
+// The cues of the facts, matched against the question's shape: its folded words with the
+// recognised parts written as #ep, #season, #person and #pick.
+const seasonCountCue = /\b(how many|number of) (seasons|series|sessions)\b/
+const durationCue = /\bhow long\b|\b(length|duration|runtime|minutes|minute|hours)\b|\b(running|run) time\b/
+const titleCue = /\b(title|titled|called|named|name)\b/
+const countCue =
+  /\bhow many (episodes|eps|shows|times)\b|\bnumber of (episodes|eps|shows)\b|\bepisode count\b/
+const appearCue =
+  /\b(appear|appears|appeared|appearing|appearance|appearances|feature|features|featured|featuring|been on|been in|in any|on any)\b|#person (in|on)\b/
+const whichEpisodeCue = /\b(which|what|list|all|any) (episodes|episode|eps|ep|shows|show)\b/
+const publishedCue =
+  /\b(released|release|releases|published|publish|publication|aired|air|airs|airing|came out|come out|comes out|dropped|posted|premiered|premiere|launched|went live|date|day|year|month)\b/
+const startCue =
+  /\b(start|started|starts|begin|began|begins|beginning|debut|debuted|launch|launched|premiere|premiered)\b/
+const endCue = /\b(end|ended|ends|finish|finished|conclude|concluded|wrap|wrapped|close|closed)\b/
+const guestCue = /\b(guest|guests|guested|interviewee|interviewees)\b|\bhow many guests\b/
+const hostCue =
+  /\b(host|hosts|hosted|hosting|cohost|cohosts|co-host|co-hosts|presenter|presenters|presents|presented|presenting)\b|\bwho (runs|run|ran|makes|make|made|produces|produced|is behind|are behind|s behind) (the|this) (show|podcast)\b/
+const whoOnCue =
+  /\bwho (is|was|are|were|s|appeared|appears|appear|came|comes|joined|joins|featured|features|visited|guested)\b/
+
+/** The words that only say which fact is asked; they are no topic of a fact question. */
+const factWords = new Set(
   (
-    "a an the and or but nor of in on at to for from by with about as into over under between through during " +
-    "before after above below up down out off than then so if is are was were be been being am do does did done " +
-    "doing have has had having will would shall should can could may might must what which who whom whose where " +
-    "when why how that this these those there here it its they them their theirs he him his she her hers we us " +
-    "our ours you your yours me my mine any some all each every no not only also just very more most much many " +
-    "such own same other too tell told say said says saying talk talked talks talking speak spoke speaks mention " +
-    "mentioned mentions discuss discussed discusses explain explained explains describe described describes " +
-    "episode episodes ep eps season seasons session sessions series podcast podcasts show shows guest guests host " +
-    "hosts anyone someone something anything know find please give list get got let like want think thing things " +
-    "one ones ever again way lot lots really actually whether happen happens happened happening go goes went"
+    "host hosts hosted hosting cohost cohosts co-host co-hosts presenter presenters presents presented presenting " +
+    "runs run ran makes make made produces produced behind guest guests guested interviewee interviewees " +
+    "appear appears appeared appearing appearance appearances feature features featured featuring joined joins " +
+    "came come comes visited long length duration runtime running time minutes minute hours hour released " +
+    "release releases published publish publication aired air airs airing out dropped posted premiered premiere " +
+    "launched launch live date day year month start started starts begin began begins beginning debut debuted " +
+    "end ended ends finish finished conclude concluded wrap wrapped close closed title titled called named name " +
+    "number count total latest newest first last final earliest oldest recent longest shortest full numbered " +
+    "regular proper actual real new been where"
   ).split(" ")
 )
 
@@ -171,41 +145,108 @@ export interface RecognizedIntent {
   readonly people: ReadonlyArray<KnownPerson>
 }
 
-export const recognizeIntent = (question: string, directory: PeopleDirectory): RecognizedIntent => {
+type Part = "ep" | "season" | "person" | "pick"
+
+interface Clues {
+  readonly shape: string
+  readonly episodeNumbers: ReadonlyArray<number>
+  readonly sessions: ReadonlyArray<number>
+  readonly person: boolean
+  readonly pick: EpisodePick | undefined
+  /** Whether an episode is named by its position ("the second episode"). */
+  readonly ordinal: boolean
+}
+
+/** The fact a question asks for, from its shape; undefined for a topic question. */
+const factOf = ({ shape, episodeNumbers, sessions, person, pick, ordinal }: Clues): AskFact | undefined => {
+  const has = (cue: RegExp) => cue.test(shape)
+  const episodeRef = episodeNumbers.length > 0 || pick !== undefined || selectorWords.test(shape)
+  const seasonRef = sessions.length > 0
+  const showRef = /\b(show|shows|podcast|podcasts)\b/.test(shape)
+  const asksWhen = has(/\bwhen\b/)
+  if (has(seasonCountCue)) return "seasonCount"
+  if (has(durationCue) || pick === "longest" || pick === "shortest") return "duration"
+  if (has(titleCue) && episodeRef) return "episode"
+  const aboutPerson =
+    has(countCue) ||
+    has(appearCue) ||
+    has(whichEpisodeCue) ||
+    has(/\bwhere\b/) ||
+    has(/\bwho (is|was|s) #person\b/) ||
+    (asksWhen && has(/#person (on|in)\b/))
+  if (person && aboutPerson) return "appearances"
+  if (has(countCue)) return "episodeCount"
+  const release = has(publishedCue) || has(startCue) || has(endCue)
+  if (asksWhen && (episodeRef || seasonRef || showRef)) return "published"
+  if (release && (episodeRef || seasonRef)) return "published"
+  if (has(guestCue)) return "guests"
+  if (has(hostCue)) return "hosts"
+  if (has(whoOnCue) && (episodeRef || seasonRef || showRef)) return "guests"
+  // "What's the latest episode", "what was the second episode": which episode that is.
+  return pick === undefined && !ordinal ? undefined : "episode"
+}
+
+export const recognizeIntent = (question: string, directory: QuestionDirectory): RecognizedIntent => {
   const words = wordsOf(question)
-  const used = new Set<number>()
+  const parts = new Map<number, Part>()
+  const mark = (from: number, to: number, part: Part) => {
+    for (let k = from; k <= to; k++) parts.set(k, part)
+  }
   const episodeNumbers: Array<number> = []
   const sessions: Array<number> = []
+  /** "The second episode": the second of the season named, else episode 2. */
+  const ordinalEpisodes: Array<number> = []
 
-  /** Numbers after a marker word: "episodes 3, 4 and 7". */
-  const numbersAfter = (i: number, into: Array<number>) => {
-    let j = i + 1
+  /** Numbers after a marker word: "episodes 3, 4 and 7"; returns whether any was found. */
+  const numbersAfter = (i: number, into: Array<number>, part: Part) => {
+    let j = numberMarkers.has(words[i + 1]?.folded ?? "") ? i + 2 : i + 1
     let found = numberAt(words, j)
+    const any = found !== undefined
     while (found !== undefined) {
       into.push(found.value)
-      for (let k = i; k < j + found.length; k++) used.add(k)
+      mark(i, j + found.length - 1, part)
       j += found.length
       // Further numbers follow a joiner ("3 and 4") or are digits ("3, 4"): "episode 3 two guests" is one number.
       const joined = listJoiners.has(words[j]?.folded ?? "") ? numberAt(words, j + 1) : undefined
       if (joined !== undefined) j += 1
       found = joined ?? (/^\d+$/.test(words[j]?.folded ?? "") ? numberAt(words, j) : undefined)
     }
+    return any
   }
 
   words.forEach((word, i) => {
-    if (episodeWords.has(word.folded)) numbersAfter(i, episodeNumbers)
-    else if (sessionWords.has(word.folded)) {
-      numbersAfter(i, sessions)
+    if (parts.has(i)) return
+    const glued = /^(?:ep|episode)(\d{1,6})$/.exec(word.folded)
+    if (glued?.[1] !== undefined) {
+      episodeNumbers.push(Number(glued[1]))
+      mark(i, i, "ep")
+    } else if (episodeWords.has(word.folded)) {
+      if (numbersAfter(i, episodeNumbers, "ep")) return
+      // "The first episode" is a pick; "the second episode" a position.
+      const ordinal = parts.has(i - 1) ? undefined : ordinalAt(words, i - 1)
+      if (ordinal !== undefined && ordinal > 1) {
+        ordinalEpisodes.push(ordinal)
+        mark(i - 1, i, "ep")
+      }
+    } else if (sessionWords.has(word.folded)) {
+      numbersAfter(i, sessions, "season")
+      const before = words[i - 1]?.folded ?? ""
       const ordinal = ordinalAt(words, i - 1)
+      const latest = directory.sessions[directory.sessions.length - 1]
       if (ordinal !== undefined) {
         sessions.push(ordinal)
-        used.add(i - 1).add(i)
+        mark(i - 1, i, "season")
+      } else if (latestSeasonWords.has(before) && latest !== undefined) {
+        sessions.push(latest)
+        mark(words[i - 2]?.folded === "most" ? i - 2 : i - 1, i, "season")
       }
     } else if (question[word.start - 1] === "#" && /^\d{1,6}$/.test(word.folded)) {
       episodeNumbers.push(Number(word.folded))
-      used.add(i)
+      mark(i, i, "ep")
     }
   })
+  const onlySession = sessions.length === 1 ? directory.numbersBySession.get(sessions[0] ?? 0) : undefined
+  for (const ordinal of ordinalEpisodes) episodeNumbers.push(onlySession?.[ordinal - 1] ?? ordinal)
 
   const people: Array<{ known: KnownPerson; at: number }> = []
   const alreadyFound = (known: KnownPerson) => people.some((found) => found.known === known)
@@ -213,7 +254,7 @@ export const recognizeIntent = (question: string, directory: PeopleDirectory): R
     for (let i = 0; i + known.words.length <= words.length; i++) {
       if (known.words.every((name, k) => words[i + k]?.folded === name)) {
         people.push({ known, at: i })
-        for (let k = 0; k < known.words.length; k++) used.add(i + k)
+        mark(i, i + known.words.length - 1, "person")
         break
       }
     }
@@ -222,27 +263,101 @@ export const recognizeIntent = (question: string, directory: PeopleDirectory): R
     const known = directory.uniqueNames.get(word.folded)
     // A lone first or last name counts only when written as a name ("Nell", not "nell").
     const capitalised = word.text[0] !== undefined && word.text[0] !== word.text[0].toLowerCase()
-    if (known !== undefined && capitalised && !used.has(i) && !alreadyFound(known)) {
+    if (known !== undefined && capitalised && !parts.has(i) && !alreadyFound(known)) {
       people.push({ known, at: i })
-      used.add(i)
+      mark(i, i, "person")
     }
   })
-  people.sort((a, b) => a.at - b.at)
 
-  const topics: Array<string> = []
-  words.forEach((word, i) => {
-    const topic = word.text.toLowerCase().replace(possessive, "")
-    if (used.has(i) || stopwords.has(word.folded) || topic.length < 2 || topics.includes(topic)) return
-    topics.push(topic)
-  })
+  let pick: EpisodePick | undefined
+  for (let i = 0; i < words.length && pick === undefined; i++) {
+    const candidate = pickWords[words[i]?.folded ?? ""]
+    if (candidate === undefined || parts.has(i)) continue
+    const next = pickFillers.has(words[i + 1]?.folded ?? "") ? i + 2 : i + 1
+    const nextWord = words[next]?.folded ?? ""
+    const ofEpisode = pickedWords.has(nextWord) && !parts.has(next)
+    const ofRelease =
+      releaseWords.has(words[i - 1]?.folded ?? "") || releaseWords.has(words[i + 1]?.folded ?? "")
+    const last = i === words.length - 1 && words.some((word) => episodeWords.has(word.folded))
+    // "What is the latest?": the pick is all the question names.
+    const alone = words.every((word, k) => k === i || stopwords.has(word.folded))
+    if (!ofEpisode && !ofRelease && !last && !alone) continue
+    pick = candidate
+    mark(words[i - 1]?.folded === "most" ? i - 1 : i, ofEpisode ? next : i, "pick")
+  }
+
+  const topicsOf = (skip: (i: number) => boolean) => {
+    const topics: Array<string> = []
+    words.forEach((word, i) => {
+      const topic = word.text.toLowerCase().replace(possessive, "")
+      if (skip(i) || stopwords.has(word.folded) || topic.length < 2 || topics.includes(topic)) return
+      topics.push(topic)
+    })
+    return topics
+  }
+  const shapeOf = (partAt: (i: number) => Part | undefined) =>
+    ` ${words
+      .map((word, i) => {
+        const part = partAt(i)
+        return part === undefined ? word.folded : `#${part}`
+      })
+      .filter((token, i, all) => !(token.startsWith("#") && all[i - 1] === token))
+      .join(" ")} `
 
   const unique = (numbers: Array<number>) => [...new Set(numbers)]
+  const clues = (partAt: (i: number) => Part | undefined, person: boolean): Clues => ({
+    shape: shapeOf(partAt),
+    episodeNumbers,
+    sessions,
+    person,
+    pick,
+    ordinal: ordinalEpisodes.length > 0
+  })
+  let topics = topicsOf((i) => parts.has(i))
+  let fact = factOf(clues((i) => parts.get(i), people.length > 0))
+
+  // "Which episodes is kwame in": a lone name in lowercase counts when the question asks about a person.
+  if (people.length === 0) {
+    const at = words.findIndex((word, i) => !parts.has(i) && directory.uniqueNames.has(word.folded))
+    const known = directory.uniqueNames.get(words[at]?.folded ?? "")
+    const asPerson = (i: number) => (i === at ? "person" : parts.get(i))
+    if (known !== undefined && factOf(clues(asPerson, true)) === "appearances") {
+      people.push({ known, at })
+      mark(at, at, "person")
+      topics = topicsOf((i) => parts.has(i))
+      fact = "appearances"
+    }
+  }
+
+  // "When did season 3 begin": the first of its episodes; "when did it end": the last.
+  if (fact === "published" && pick === undefined) {
+    const shape = shapeOf((i) => parts.get(i))
+    if (startCue.test(shape)) pick = "first"
+    else if (endCue.test(shape)) pick = "latest"
+  }
+
+  if (fact !== undefined) {
+    const remaining = topics.filter((topic) => !factWords.has(topic))
+    const shape = shapeOf((i) => parts.get(i))
+    // Topics left over pick out an episode ("how long is the trailer"), or make it a topic question;
+    // in "who hosts Contour Lines" the capitalised words can only be the show's name.
+    const named = remaining.every((topic) =>
+      words.some((word) => word.text.toLowerCase() === topic && /^\p{Lu}/u.test(word.text))
+    )
+    if (remaining.length === 0 || selectorWords.test(shape)) topics = remaining
+    else if (fact === "hosts" && /\bwho\b/.test(shape) && named) topics = []
+    else fact = undefined
+  }
+
+  people.sort((a, b) => a.at - b.at)
   return {
     intent: new AskIntent({
       episodeNumbers: unique(episodeNumbers),
       sessions: unique(sessions),
       people: people.map(({ known }) => known.person),
-      topics
+      topics,
+      ...(fact === undefined ? {} : { fact }),
+      ...(pick === undefined ? {} : { pick })
     }),
     people: people.map(({ known }) => known)
   }

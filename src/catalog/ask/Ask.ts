@@ -168,11 +168,7 @@ export const makeAsk = (catalog: CatalogService, search: SearchService): AskServ
   }
 
   /** A fact about the show, from the episode records; topics left in the question say which episode. */
-  const factParts = (
-    recognized: RecognizedIntent,
-    fact: AskFact,
-    limit: number
-  ): Parts => {
+  const factParts = (recognized: RecognizedIntent, fact: AskFact, limit: number): Parts => {
     const { intent } = recognized
     let selected: Episode | undefined
     if (intent.topics.length > 0) {

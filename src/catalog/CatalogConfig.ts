@@ -4,6 +4,7 @@ import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import { defaultRateLimitPerMinute } from "./CatalogLimits.js"
 
 export interface CatalogSettings {
   /** The snapshot folder the build step wrote. */
@@ -31,7 +32,7 @@ export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all(
   directory: Config.string("CATALOG_DIR").pipe(Config.withDefault("dist/catalog")),
   rateLimitPerMinute: Config.integer("CATALOG_RATE_LIMIT").pipe(
     Config.validate({ message: "CATALOG_RATE_LIMIT must be a positive integer", validation: (n) => n > 0 }),
-    Config.withDefault(300)
+    Config.withDefault(defaultRateLimitPerMinute)
   ),
   trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   cursorSecret: Config.option(Config.redacted("CATALOG_CURSOR_SECRET")),

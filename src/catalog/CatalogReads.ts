@@ -7,14 +7,12 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type { BadRequest, NotFound } from "../http/ApiError.js"
 import { Catalog, type CatalogService, episodeNotFound, transcriptNotFound } from "./Catalog.js"
+import { pageSizeBounds } from "./CatalogLimits.js"
 import type { EpisodeSearchRequest, TranscriptSearchRequest } from "./CatalogRequests.js"
 import { EpisodePage, TranscriptHitPage } from "./domain/Collections.js"
 import { EpisodeDetail } from "./domain/Episode.js"
 import { TranscriptDetail } from "./domain/Transcript.js"
 import { queryTerms, Search, type SearchService } from "./Search.js"
-
-/** The page size when a request names none (as REST). */
-export const defaultPageSize = 10
 
 export interface CatalogReadsService {
   readonly searchEpisodes: (request: EpisodeSearchRequest) => Either.Either<EpisodePage, BadRequest>
@@ -40,7 +38,7 @@ export const makeCatalogReads = (catalog: CatalogService, search: SearchService)
         search.episodes({
           q: request.query,
           session: request.session,
-          limit: request.limit ?? defaultPageSize,
+          limit: request.limit ?? pageSizeBounds.default,
           cursor: request.cursor
         }),
         (page) => new EpisodePage({ data: page.data, nextCursor: page.nextCursor, schemaVersion: "1" }, true)
@@ -58,7 +56,7 @@ export const makeCatalogReads = (catalog: CatalogService, search: SearchService)
         search.transcripts({
           q: request.query,
           session: request.session,
-          limit: request.limit ?? defaultPageSize,
+          limit: request.limit ?? pageSizeBounds.default,
           cursor: request.cursor
         }),
         (page) =>

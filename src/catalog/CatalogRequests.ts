@@ -1,16 +1,12 @@
 // What the agent surfaces (MCP tools, RPC procedures) accept: the REST parameters as typed JSON
-// values, with the REST bounds (defined here, used by the REST parameters too) and messages. The
+// values, with the REST bounds (from CatalogLimits.ts, as the REST parameters) and messages. The
 // JSON Schema of each MCP tool and the RPC payloads derive from here; nothing here depends on the
 // HTTP layer, so the RPC client can import it.
 import * as Schema from "effect/Schema"
+import { maxCursorLength, maxSearchTextLength, pageSizeBounds, sessionBounds } from "./CatalogLimits.js"
 import { Cursor } from "./domain/Collections.js"
 import { Slug, slugPattern } from "./domain/Episode.js"
 import { requestOf } from "./RequestStruct.js"
-
-/** The bounds of `limit` wherever it is taken (REST parameters, tools, procedures). */
-export const pageSizeBounds = { minimum: 1, maximum: 50, default: 10 } as const
-/** The bounds of `session`. */
-export const sessionBounds = { minimum: 1, maximum: 999_999_999 } as const
 
 /** An integer argument within bounds, with the message and JSON Schema every surface shows. */
 export const boundedInteger = (
@@ -24,19 +20,22 @@ export const boundedInteger = (
     Schema.annotations({ jsonSchema: { type: "integer", description, ...bounds } })
   )
 
-/** 1..50, default 10: the REST `limit`, as a number. */
+/** The REST `limit`, as a number. */
 export const PageSize = boundedInteger("Page size.", pageSizeBounds)
 /** A session (season) number: the REST `session`, as a number. */
 export const SessionNumber = boundedInteger("Only episodes of this session (season).", sessionBounds)
 
-/** Words to search for: at most 500 characters, as in REST. */
+/** Words to search for, as long as REST takes them. */
 export const SearchText = Schema.String.pipe(
-  Schema.maxLength(500, { message: () => "must be at most 500 characters", title: "Search words" })
+  Schema.maxLength(maxSearchTextLength, {
+    message: () => `must be at most ${maxSearchTextLength} characters`,
+    title: "Search words"
+  })
 )
 
-/** A cursor from the previous page; at most 200 characters, as in REST. */
+/** A cursor from the previous page, as long as REST takes it. */
 export const PageCursor = Cursor.pipe(
-  Schema.maxLength(200, {
+  Schema.maxLength(maxCursorLength, {
     message: () => "is not a cursor this service issued",
     title: "Cursor",
     description: "The nextCursor of the previous page, sent with the same query and session."

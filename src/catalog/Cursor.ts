@@ -4,6 +4,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import * as Either from "effect/Either"
 import { BadRequest } from "../http/ApiError.js"
+import { maxCursorLength } from "./CatalogLimits.js"
 
 export interface CursorCodec {
   /** A cursor for the page starting at `offset` of the query identified by `queryKey`. */
@@ -28,7 +29,12 @@ export const makeCursorCodec = (snapshotId: string, secret: string): CursorCodec
     },
     decode: (cursor, queryKey) => {
       const [payload, signature, ...rest] = cursor.split(".")
-      if (payload === undefined || signature === undefined || rest.length > 0 || cursor.length > 200) {
+      if (
+        payload === undefined ||
+        signature === undefined ||
+        rest.length > 0 ||
+        cursor.length > maxCursorLength
+      ) {
         return invalid("cursor is not a cursor this service issued")
       }
       let fields: { s?: unknown; q?: unknown; o?: unknown }

@@ -1,19 +1,22 @@
 // What the ask endpoint takes (catalog-extensions §8): a question of 1 to 500 characters and how
 // many episodes and transcript hits to return. One schema for POST /ask, GET /ask and RPC `Ask`.
 import * as Schema from "effect/Schema"
+import { askLimitBounds, questionLengthBounds } from "../CatalogLimits.js"
 import { boundedInteger } from "../CatalogRequests.js"
 import { requestOf } from "../RequestStruct.js"
 
-export const askLimitBounds = { minimum: 1, maximum: 20, default: 5 } as const
+export { askLimitBounds } from "../CatalogLimits.js"
 
 const limitDescription = `How many episodes and transcript hits to return (default ${askLimitBounds.default}).`
 
 export const Question = Schema.String.pipe(
-  Schema.minLength(1, { message: () => "must not be empty" }),
-  Schema.maxLength(500, { message: () => "must be at most 500 characters" }),
+  Schema.minLength(questionLengthBounds.minimum, { message: () => "must not be empty" }),
+  Schema.maxLength(questionLengthBounds.maximum, {
+    message: () => `must be at most ${questionLengthBounds.maximum} characters`
+  }),
   Schema.annotations({
     title: "Question",
-    description: "A question in plain language, 1 to 500 characters.",
+    description: `A question in plain language, ${questionLengthBounds.minimum} to ${questionLengthBounds.maximum} characters.`,
     examples: ["What did Prudence Ashworth say about wheat starch paste?"]
   })
 )

@@ -1,17 +1,15 @@
 // The batch endpoint's contract (catalog-extensions §9): up to 20 GET paths of this API under /v1,
 // answered in order, each on its own.
 import * as Schema from "effect/Schema"
+import { batchItemBounds, maxBatchRequests } from "../CatalogLimits.js"
 
-/** At most this many requests in one batch; more is 413. */
-export const maxBatchRequests = 20
-/** At most this many bytes of batch body; more is 413. */
-export const maxBatchBodyBytes = 64 * 1024
+export { maxBatchBodyBytes, maxBatchRequests } from "../CatalogLimits.js"
 
 export class BatchItem extends Schema.Class<BatchItem>("BatchItem")({
-  id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)).annotations({
+  id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(batchItemBounds.maxIdLength)).annotations({
     description: "Your name for this request, echoed in its response."
   }),
-  path: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).annotations({
+  path: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(batchItemBounds.maxPathLength)).annotations({
     description: "A GET path of this API under /v1 with its query string, e.g. /v1/episodes?q=tide&limit=3.",
     examples: ["/v1/episodes/12", "/v1/transcripts/search?q=lighthouse"]
   })

@@ -15,7 +15,14 @@ import {
   ServiceUnavailable
 } from "../../http/ApiError.js"
 import { AskGroup } from "../ask/AskApi.js"
-import { pageSizeBounds, sessionBounds } from "../CatalogRequests.js"
+import {
+  maxBatchRequests,
+  maxCursorLength,
+  maxSearchTextLength,
+  maxSnapshotPathLength,
+  pageSizeBounds,
+  sessionBounds
+} from "../CatalogLimits.js"
 import { Cursor, EpisodePage, Health, TranscriptHitPage } from "../domain/Collections.js"
 import { EpisodeDetail, Slug } from "../domain/Episode.js"
 import { SnapshotManifest } from "../domain/Manifest.js"
@@ -47,23 +54,23 @@ const strictParams = { parseOptions: { onExcessProperty: "error" } } as const
 export const EpisodeListParams = Schema.Struct({
   q: Schema.optional(
     Schema.String.pipe(
-      Schema.maxLength(500),
+      Schema.maxLength(maxSearchTextLength),
       Schema.annotations({ description: "Words to search for; without it, newest first." })
     )
   ),
   session: Schema.optional(Session),
   limit: Schema.optional(Limit),
-  cursor: Schema.optional(Cursor.pipe(Schema.maxLength(200)))
+  cursor: Schema.optional(Cursor.pipe(Schema.maxLength(maxCursorLength)))
 }).annotations(strictParams)
 
 export const TranscriptSearchParams = Schema.Struct({
   q: Schema.String.pipe(
-    Schema.maxLength(500),
+    Schema.maxLength(maxSearchTextLength),
     Schema.annotations({ description: "Words to search for: at least one of two or more letters or digits." })
   ),
   session: Schema.optional(Session),
   limit: Schema.optional(Limit),
-  cursor: Schema.optional(Cursor.pipe(Schema.maxLength(200)))
+  cursor: Schema.optional(Cursor.pipe(Schema.maxLength(maxCursorLength)))
 }).annotations(strictParams)
 
 const SlugPath = Schema.Struct({ slug: Slug.annotations({ description: "The episode's slug." }) })
@@ -71,7 +78,7 @@ const SlugPath = Schema.Struct({ slug: Slug.annotations({ description: "The epis
 /** `/snapshot/*`: a path of the snapshot folder (documented as `{path}`). */
 export const SnapshotFilePath = Schema.Struct({
   "*": Schema.String.pipe(
-    Schema.maxLength(300),
+    Schema.maxLength(maxSnapshotPathLength),
     Schema.annotations({ description: "A file path from the manifest." })
   )
 })
@@ -138,7 +145,10 @@ export class BatchGroup extends HttpApiGroup.make("batch").add(
     .addError(errorDoc(BadRequest))
     .addError(errorDoc(PayloadTooLarge))
     .middleware(BatchBodyLimit)
-    .annotate(OpenApi.Summary, "Up to 20 GET requests of this API in one call, each answered on its own")
+    .annotate(
+      OpenApi.Summary,
+      `Up to ${maxBatchRequests} GET requests of this API in one call, each answered on its own`
+    )
 ) {}
 
 export class SandboxGroup extends HttpApiGroup.make("sandbox").add(

@@ -17,7 +17,9 @@ import {
   episodeNotFound,
   transcriptNotFound
 } from "../Catalog.js"
+import { pageSizeBounds } from "../CatalogLimits.js"
 import { EpisodePage, Health, HealthSnapshot, TranscriptHitPage } from "../domain/Collections.js"
+import { getOrComputeRight, makeLruCache } from "../LruCache.js"
 import { Search, type SearchService } from "../Search.js"
 import { type BatchRequest, BatchResponse, BatchResult } from "./Batch.js"
 import { EpisodeListParams, TranscriptSearchParams } from "./CatalogApi.js"
@@ -44,28 +46,13 @@ export class CatalogOperations extends Context.Tag("CatalogOperations")<
   CatalogOperationsService
 >() {}
 
-const defaultLimit = 10
+const defaultLimit = pageSizeBounds.default
 
 /** Answers computed per query are kept, so repeats and revalidations cost a lookup. */
 const makeResponseCache = (capacity: number) => {
-  const entries = new Map<string, PreparedResponse>()
-  return <E>(
-    key: string,
-    compute: () => Either.Either<PreparedResponse, E>
-  ): Either.Either<PreparedResponse, E> => {
-    const hit = entries.get(key)
-    if (hit !== undefined) {
-      entries.delete(key)
-      entries.set(key, hit)
-      return Either.right(hit)
-    }
-    const result = compute()
-    if (Either.isRight(result)) {
-      if (entries.size >= capacity) entries.delete(entries.keys().next().value as string)
-      entries.set(key, result.right)
-    }
-    return result
-  }
+  const responses = makeLruCache<PreparedResponse>(capacity)
+  return <E>(key: string, compute: () => Either.Either<PreparedResponse, E>) =>
+    getOrComputeRight(responses, key, compute)
 }
 
 const encodeJson = <A, I>(schema: Schema.Schema<A, I>, value: A) =>

@@ -3,9 +3,14 @@
 import * as Schema from "effect/Schema"
 import { type PreparedResponse, prepareJson, variant } from "../../http/PreparedResponse.js"
 import type { CatalogService } from "../Catalog.js"
-import { maxResults } from "../Search.js"
+import {
+  maxBatchBodyBytes,
+  maxBatchRequests,
+  maxCharactersBounds,
+  maxSearchResults,
+  pageSizeBounds
+} from "../CatalogLimits.js"
 import { tokenize } from "../SearchOptions.js"
-import { maxBatchBodyBytes, maxBatchRequests } from "./Batch.js"
 import { Sandbox, SandboxLimits, SandboxRoute } from "./Sandbox.js"
 
 const sandboxCache = "public, max-age=300"
@@ -88,12 +93,12 @@ export const makeSandbox = (catalog: CatalogService, rateLimitPerMinute: number)
       )
     ],
     limits: new SandboxLimits({
-      pageSize: { minimum: 1, maximum: 50, default: 10 },
+      pageSize: pageSizeBounds,
       batchRequests: maxBatchRequests,
       batchBodyBytes: maxBatchBodyBytes,
       rateLimitPerMinute,
-      maxTranscriptCharactersMcp: 200_000,
-      searchResults: maxResults
+      maxTranscriptCharactersMcp: maxCharactersBounds.maximum,
+      searchResults: maxSearchResults
     }),
     conditionalRequests: [
       "Every 200 carries a strong ETag; keep it with the body.",

@@ -1,6 +1,7 @@
 // The four tools of the catalog MCP server (`/mcp`, catalog-extensions §7): the REST reads, answered
 // by the same CatalogReads, with the catalog's Schema classes as input and output schemas.
 import * as Either from "effect/Either"
+import { maxCharactersBounds, pageSizeBounds } from "../CatalogLimits.js"
 import type { CatalogReadsService } from "../CatalogReads.js"
 import { EpisodeSearchRequest, LenientSlugField, TranscriptSearchRequest } from "../CatalogRequests.js"
 import { EpisodePage, TranscriptHitPage } from "../domain/Collections.js"
@@ -8,14 +9,12 @@ import { EpisodeDetail } from "../domain/Episode.js"
 import { requestOf } from "../RequestStruct.js"
 import { makeTool } from "./McpTool.js"
 import { episodePageText, episodeText, excerptText, hitPageText } from "./ToolText.js"
-import {
-  excerptOf,
-  maxCharactersBounds,
-  TranscriptExcerpt,
-  TranscriptExcerptRequest
-} from "./TranscriptExcerpt.js"
+import { excerptOf, TranscriptExcerpt, TranscriptExcerptRequest } from "./TranscriptExcerpt.js"
 
 const EpisodeToolRequest = requestOf({ slug: LenientSlugField }, "One episode by slug.")
+
+/** How the page size reads in a tool's description. */
+const pages = `\`limit\` (${pageSizeBounds.minimum}-${pageSizeBounds.maximum}, default ${pageSizeBounds.default})`
 
 export const catalogTools = (reads: CatalogReadsService) => [
   makeTool({
@@ -24,7 +23,7 @@ export const catalogTools = (reads: CatalogReadsService) => [
     description:
       "Search the podcast's episodes by words in their title, people, subtitle, description and show notes, " +
       "ranked by relevance; without a query, list episodes newest first. Filter by session (season). " +
-      "Pages of `limit` (1-50, default 10); pass `nextCursor` back as `cursor` with the same query for the next page.",
+      `Pages of ${pages}; pass \`nextCursor\` back as \`cursor\` with the same query for the next page.`,
     input: EpisodeSearchRequest,
     output: EpisodePage,
     run: reads.searchEpisodes,
@@ -47,7 +46,7 @@ export const catalogTools = (reads: CatalogReadsService) => [
     description:
       "Search the text of the episodes' transcripts: paragraphs ranked by relevance, each with the episode slug, " +
       "paragraph index, speaker, start time, a snippet with highlight offsets and a link into the audio at that moment. " +
-      "`query` needs a word of two or more letters or digits. Pages of `limit` (1-50, default 10) with `cursor`.",
+      `\`query\` needs a word of two or more letters or digits. Pages of ${pages} with \`cursor\`.`,
     input: TranscriptSearchRequest,
     output: TranscriptHitPage,
     run: reads.searchTranscripts,

@@ -5,6 +5,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { NotFound } from "../../http/ApiError.js"
 import type { CatalogService } from "../Catalog.js"
+import { maxDocHits, maxDocPathLength } from "../CatalogLimits.js"
 import { SearchText } from "../CatalogRequests.js"
 import { DocPage } from "../domain/DocPage.js"
 import { requestOf } from "../RequestStruct.js"
@@ -36,16 +37,13 @@ const DocSearchRequest = requestOf(
 
 const DocRequest = requestOf(
   {
-    path: Schema.String.pipe(Schema.maxLength(200)).annotations({
+    path: Schema.String.pipe(Schema.maxLength(maxDocPathLength)).annotations({
       description: "A page's file name, as search_docs and resources/list give it, e.g. getting-started.md.",
       examples: ["getting-started.md"]
     })
   },
   "One documentation page by its file name."
 )
-
-/** All the pages, at most this many per search (the documentation is a handful of pages). */
-const maxDocHits = 20
 
 export const docsTools = (catalog: CatalogService, search: SearchService) => {
   const byPath = new Map(catalog.docs.map((page) => [page.path, page]))

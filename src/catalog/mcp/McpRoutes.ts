@@ -16,6 +16,7 @@ import { causeResponse, errorResponse } from "../../http/ErrorResponse.js"
 import { makeRouteTable } from "../../http/RouteTable.js"
 import { Catalog } from "../Catalog.js"
 import { CatalogConfig } from "../CatalogConfig.js"
+import { maxMcpBodyBytes } from "../CatalogLimits.js"
 import { CatalogRateLimit, rateLimitExceeded } from "../CatalogRateLimit.js"
 import { CatalogReads } from "../CatalogReads.js"
 import { Search } from "../Search.js"
@@ -23,9 +24,6 @@ import { catalogTools } from "./CatalogTools.js"
 import { docsResources, docsTools } from "./DocsTools.js"
 import { type McpAccess, makeMcpAccess } from "./McpAccess.js"
 import { makeToolServerFactory } from "./ToolServer.js"
-
-/** MCP requests are a JSON-RPC message of a few hundred bytes; this leaves ample room. */
-export const maxMcpBodyBytes = 64 * 1024
 
 const allowedMethods = ["POST", "OPTIONS"]
 /** The MCP routes answer every method themselves, so failures never need a route table. */

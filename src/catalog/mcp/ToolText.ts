@@ -1,6 +1,8 @@
 // The text renderings that accompany each tool's structuredContent: short Markdown that a person
 // (in the Inspector) or a model reading text only can follow, with every slug, cursor and link
 // needed for the next call.
+
+import { maxCharactersBounds } from "../CatalogLimits.js"
 import type { EpisodePage, TranscriptHit, TranscriptHitPage } from "../domain/Collections.js"
 import type { Episode, EpisodeDetail } from "../domain/Episode.js"
 import type { TranscriptExcerpt } from "./TranscriptExcerpt.js"
@@ -79,7 +81,7 @@ export const hitPageText = (page: TranscriptHitPage): string =>
 
 export const excerptText = (excerpt: TranscriptExcerpt): string => {
   const shown = excerpt.truncated
-    ? `showing the first ${Array.from(excerpt.text).length} of ${excerpt.totalCharacters} characters (truncated: call again with a larger max_characters, up to 200000)`
+    ? `showing the first ${Array.from(excerpt.text).length} of ${excerpt.totalCharacters} characters (truncated: call again with a larger max_characters, up to ${maxCharactersBounds.maximum})`
     : `all ${excerpt.totalCharacters} characters`
   return `# ${excerpt.title} (slug ${excerpt.slug}), transcript in ${excerpt.language}, ${shown}\n\n${excerpt.text}`
 }

@@ -4,11 +4,10 @@
 // Unicode code points, as a client in any language counts them.
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
+import { maxCharactersBounds } from "../CatalogLimits.js"
 import { boundedInteger, LenientSlugField } from "../CatalogRequests.js"
 import { Transcript } from "../domain/Transcript.js"
 import { requestOf } from "../RequestStruct.js"
-
-export const maxCharactersBounds = { minimum: 1, maximum: 200_000, default: 20_000 } as const
 
 export const MaxCharacters = boundedInteger(
   `How many characters of text to return (default ${maxCharactersBounds.default}).`,

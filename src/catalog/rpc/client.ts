@@ -1,25 +1,29 @@
 // The typed client of the catalog's RPC endpoint, exported by the package as
 // `podcast-platform/client`: a TypeScript service gets `CatalogClient` and calls the procedures
-// with the catalog's own types. Every failure is typed: BadRequest (also for arguments the types
-// allow but the contract does not, such as `limit: 0`, refused before anything is sent), NotFound,
-// TooManyRequests, and RpcClientError when the service cannot be reached.
+// with the catalog's own types, all derived from the `CatalogRpcs` group (payloads, results,
+// errors), so a procedure is declared once. Every failure is typed: BadRequest (also for arguments
+// the types allow but the contract does not, such as `limit: 0`, refused before anything is sent),
+// NotFound, TooManyRequests, and RpcClientError when the service cannot be reached.
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as Rpc from "@effect/rpc/Rpc"
 import * as RpcClient from "@effect/rpc/RpcClient"
 import type { RpcClientError } from "@effect/rpc/RpcClientError"
+import type * as RpcGroup from "@effect/rpc/RpcGroup"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import type { BadRequest, NotFound, TooManyRequests } from "../../http/ApiError.js"
+import type { BadRequest, TooManyRequests } from "../../http/ApiError.js"
 import { badRequestFromParseError } from "../../http/ErrorResponse.js"
-import type { AskAnswer } from "../ask/AskAnswer.js"
-import { AskRequest } from "../ask/AskRequest.js"
-import { EpisodeRequest, EpisodeSearchRequest, TranscriptSearchRequest } from "../CatalogRequests.js"
-import type { EpisodePage, TranscriptHitPage } from "../domain/Collections.js"
-import type { EpisodeDetail } from "../domain/Episode.js"
-import type { TranscriptDetail } from "../domain/Transcript.js"
-import { CatalogRpcs } from "./CatalogRpcs.js"
+import {
+  Ask,
+  CatalogRpcs,
+  GetEpisode,
+  GetTranscript,
+  SearchEpisodes,
+  SearchTranscripts
+} from "./CatalogRpcs.js"
 
 export { BadRequest, NotFound, TooManyRequests } from "../../http/ApiError.js"
 export { AskAnswer, AskIntent, Citation } from "../ask/AskAnswer.js"
@@ -33,19 +37,16 @@ export { CatalogRpcs }
 /** What every call can fail with besides its own errors. */
 export type CallError = BadRequest | TooManyRequests | RpcClientError
 
-export interface CatalogClientService {
-  /** `GET /v1/episodes`: newest first without `query`, by relevance with it; pages of `limit` with `cursor`. */
-  readonly SearchEpisodes: (request: EpisodeSearchRequest) => Effect.Effect<EpisodePage, CallError>
-  /** `GET /v1/episodes/{slug}`. */
-  readonly GetEpisode: (request: EpisodeRequest) => Effect.Effect<EpisodeDetail, NotFound | CallError>
-  /** `GET /v1/transcripts/search`. */
-  readonly SearchTranscripts: (
-    request: TranscriptSearchRequest
-  ) => Effect.Effect<TranscriptHitPage, CallError>
-  /** `GET /v1/transcripts/{slug}`: NotFound when there is no such episode or it has no transcript. */
-  readonly GetTranscript: (request: EpisodeRequest) => Effect.Effect<TranscriptDetail, NotFound | CallError>
-  /** `POST /ask`. */
-  readonly Ask: (request: AskRequest) => Effect.Effect<AskAnswer, CallError>
+type Procedure = RpcGroup.Rpcs<typeof CatalogRpcs>
+
+/**
+ * Each procedure of `CatalogRpcs` as a method named by its tag: its payload in, its success out,
+ * failing with its own errors or a `CallError`.
+ */
+export type CatalogClientService = {
+  readonly [P in Procedure as P["_tag"]]: (
+    request: Rpc.Payload<P>
+  ) => Effect.Effect<Rpc.Success<P>, Rpc.Error<P> | CallError>
 }
 
 export class CatalogClient extends Context.Tag("CatalogClient")<CatalogClient, CatalogClientService>() {
@@ -61,24 +62,31 @@ export class CatalogClient extends Context.Tag("CatalogClient")<CatalogClient, C
 }
 
 /**
- * Checks a request against its schema before sending: the RPC client would otherwise stop with a
- * defect when a value its types allow is outside the contract. The message is the server's.
+ * A procedure's call, with the request first checked against the procedure's payload schema: the
+ * RPC client would otherwise stop with a defect when a value its types allow is outside the
+ * contract. The message is the server's.
  */
 const checked =
-  <P, I, A, E>(schema: Schema.Schema<P, I>, call: (request: P) => Effect.Effect<A, E>) =>
+  <P, I, A, E>(
+    procedure: { readonly payloadSchema: Schema.Schema<P, I> },
+    call: (request: P) => Effect.Effect<A, E>
+  ) =>
   (request: P): Effect.Effect<A, E | BadRequest> =>
     Effect.flatMap(
-      Effect.mapError(Schema.validate(schema, { errors: "all" })(request), badRequestFromParseError),
+      Effect.mapError(
+        Schema.validate(procedure.payloadSchema, { errors: "all" })(request),
+        badRequestFromParseError
+      ),
       call
     )
 
 export const makeCatalogClient = Effect.map(
   RpcClient.make(CatalogRpcs),
   (rpc): CatalogClientService => ({
-    SearchEpisodes: checked(EpisodeSearchRequest, (request) => rpc.SearchEpisodes(request)),
-    GetEpisode: checked(EpisodeRequest, (request) => rpc.GetEpisode(request)),
-    SearchTranscripts: checked(TranscriptSearchRequest, (request) => rpc.SearchTranscripts(request)),
-    GetTranscript: checked(EpisodeRequest, (request) => rpc.GetTranscript(request)),
-    Ask: checked(AskRequest, (request) => rpc.Ask(request))
+    SearchEpisodes: checked(SearchEpisodes, (request) => rpc.SearchEpisodes(request)),
+    GetEpisode: checked(GetEpisode, (request) => rpc.GetEpisode(request)),
+    SearchTranscripts: checked(SearchTranscripts, (request) => rpc.SearchTranscripts(request)),
+    GetTranscript: checked(GetTranscript, (request) => rpc.GetTranscript(request)),
+    Ask: checked(Ask, (request) => rpc.Ask(request))
   })
 )

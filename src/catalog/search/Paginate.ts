@@ -1,0 +1,37 @@
+// Pages cut from a ranked result list: a page starts where the cursor points, and its cursor for
+// the next page is bound to the query (by its key) and the snapshot (catalog-extensions §2).
+import * as Either from "effect/Either"
+import type { BadRequest } from "../../http/ApiError.js"
+import type { CursorCodec } from "../Cursor.js"
+
+export interface Page<A> {
+  readonly data: ReadonlyArray<A>
+  readonly nextCursor: string | null
+}
+
+export interface PageRequest {
+  readonly limit: number
+  readonly cursor: string | undefined
+}
+
+/** The page of `results` a request asks for, each result rendered; a foreign cursor is a 400. */
+export type Paginate = <R, A>(
+  results: ReadonlyArray<R>,
+  queryKey: string,
+  request: PageRequest,
+  render: (result: R) => A
+) => Either.Either<Page<A>, BadRequest>
+
+export const makePaginate =
+  (cursors: CursorCodec): Paginate =>
+  (results, queryKey, request, render) =>
+    Either.map(
+      request.cursor === undefined ? Either.right(0) : cursors.decode(request.cursor, queryKey),
+      (offset) => {
+        const end = offset + request.limit
+        return {
+          data: results.slice(offset, end).map(render),
+          nextCursor: end < results.length ? cursors.encode(queryKey, end) : null
+        }
+      }
+    )

@@ -1,0 +1,87 @@
+// The catalog's documentation states the limits the code enforces: every limit written in
+// content/docs (Markdown, which cannot import CatalogLimits.ts) is one of the statements below,
+// each made from the constants, so changing a limit without its documentation fails here.
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import {
+  askLimitBounds,
+  batchItemBounds,
+  defaultRateLimitPerMinute,
+  maxBatchBodyBytes,
+  maxBatchRequests,
+  maxCharactersBounds,
+  maxMcpBodyBytes,
+  maxSearchTextLength,
+  pageSizeBounds,
+  questionLengthBounds
+} from "../../src/catalog/CatalogLimits.js"
+
+const docs = join(import.meta.dirname, "../../content/docs")
+
+const page = pageSizeBounds
+const ask = askLimitBounds
+const question = questionLengthBounds
+const characters = maxCharactersBounds
+const rate = `${defaultRateLimitPerMinute} requests a minute`
+const kib = (bytes: number) => `${bytes / 1024} KiB`
+
+/** Each page of the catalog's documentation and the limits it states, word for word. */
+const statements: Record<string, ReadonlyArray<string>> = {
+  "catalog-api.md": [
+    `Up to ${maxBatchRequests} of the GET routes above`,
+    `| \`limit\` | integer | no | ${page.minimum}..${page.maximum}, default ${page.default} |`,
+    `with 1 to ${maxBatchRequests} requests; each \`id\` is 1 to ${batchItemBounds.maxIdLength} characters`,
+    `More than ${maxBatchRequests} requests, or a body over ${kib(maxBatchBodyBytes)}, is 413`,
+    `a \`limit\` outside ${page.minimum}..${page.maximum} or not an integer`,
+    `${rate} by default (\`CATALOG_RATE_LIMIT\`)`
+  ],
+  "conditional-requests.md": [`The default catalog limit is ${rate} per client address`],
+  "getting-started.md": [
+    `\`limit\` is ${page.minimum} to ${page.maximum} and defaults to ${page.default}`,
+    `by default ${rate} (\`CATALOG_RATE_LIMIT\`)`,
+    `groups up to ${maxBatchRequests} of them in one request`
+  ],
+  "mcp.md": [
+    `\`query?\` (string, ≤ ${maxSearchTextLength})`,
+    `\`query\` (string, ≤ ${maxSearchTextLength})`,
+    `\`limit?\` (${page.minimum}..${page.maximum}, default ${page.default})`,
+    `\`max_characters?\` (${characters.minimum}..${characters.maximum}, default ${characters.default})`,
+    `with a larger \`max_characters\` (up to ${characters.maximum})`,
+    `\`limit: must be an integer from ${page.minimum} to ${page.maximum}\``,
+    `A body that declares more than ${kib(maxMcpBodyBytes)} is 413`,
+    `${rate} by default (\`CATALOG_RATE_LIMIT\`)`
+  ],
+  "rpc-and-ask.md": [
+    `\`question\` ${question.minimum}..${question.maximum} characters, \`limit\` ${ask.minimum}..${ask.maximum} (default ${ask.default})`,
+    `A question that is empty or longer than ${question.maximum} characters, a \`limit\` outside ${ask.minimum}..${ask.maximum}`,
+    `(${rate} per client address by default`,
+    `\`limit\` ${page.minimum}..${page.maximum} with a default of ${page.default}`,
+    `a question of ${question.minimum}..${question.maximum} characters`,
+    `\`limit: must be an integer from ${page.minimum} to ${page.maximum}\``
+  ]
+}
+
+/** The ways the documentation words a limit: a range, a bound, a default, a size, a rate. */
+const limitWording =
+  /\d+\s*(?:\.\.|–|to)\s*\d+|≤ \d+|\b(?:[Uu]p to|at most|[Mm]ore than|over|beyond|longer than) \d+|\d+ KiB|\d+ requests a minute|defaults?(?: to| of)? \d+/g
+
+describe("the documented limits", () => {
+  for (const [file, stated] of Object.entries(statements)) {
+    it(`${file} states each limit as the code enforces it, and no other`, () => {
+      let text = readFileSync(join(docs, file), "utf8")
+      for (const statement of stated) {
+        expect(text, `${file} should say: ${statement}`).toContain(statement)
+        text = text.split(statement).join("")
+      }
+      // What is left must state no limit: one that is not among the statements above is either
+      // out of date or new (then add it above, made from CatalogLimits.ts).
+      expect(text.match(limitWording) ?? []).toEqual([])
+    })
+  }
+
+  it("every page of the documentation but the foundation's is checked", () => {
+    const pages = readdirSync(docs).filter((name) => name.endsWith(".md") && name !== "foundation-api.md")
+    expect(pages.sort()).toEqual(Object.keys(statements).sort())
+  })
+})

@@ -8,6 +8,7 @@ import { AccountsHttp } from "./Accounts/Http.js"
 import { Sessions } from "./Accounts/Sessions.js"
 import { UserRepo } from "./Accounts/UserRepo.js"
 import { layerDatabase } from "./Database/Database.js"
+import { Transactions } from "./Database/DatabaseEdge.js"
 import { FoundationApi } from "./FoundationApi.js"
 import { FoundationConfig } from "./FoundationConfig.js"
 import { Housekeeping } from "./Housekeeping.js"
@@ -44,6 +45,7 @@ export const FoundationServices = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(Accounts.Default, OrganizationAccess.Default, Authenticator.Default)),
   Layer.provideMerge(
     Layer.mergeAll(
+      Transactions.Default,
       Sessions.Default,
       ApiTokens.Default,
       RateLimiter.Default,

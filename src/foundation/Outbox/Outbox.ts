@@ -6,6 +6,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
+import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { MailTransport, type OutboxMessage } from "./MailTransport.js"
 
@@ -28,10 +29,11 @@ export class Outbox extends Effect.Service<Outbox>()("Outbox", {
     const doorbell = yield* Queue.sliding<void>(1)
 
     /** Writes a message; call it inside the transaction of the change that causes it. */
-    const enqueue = (message: NewMessage): Effect.Effect<void, SqlError> =>
+    const enqueue = repositoryCall("Outbox.enqueue", (message: NewMessage) =>
       sql`INSERT INTO outbox (kind, recipient, link) VALUES (${message.kind}, ${message.recipient}, ${message.link})`.pipe(
         Effect.asVoid
       )
+    )
 
     /** Tells the local worker to look now; call it once the transaction has committed. */
     const wake: Effect.Effect<void> = Effect.asVoid(doorbell.offer(undefined))

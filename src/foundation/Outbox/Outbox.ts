@@ -182,6 +182,8 @@ export const OutboxWorker = Layer.scopedDiscard(
       }),
       Effect.zipRight(waitForWork),
       Effect.forever,
+      // A poll a second would bury the requests' traces under traces of its own.
+      Effect.withTracerEnabled(false),
       Effect.forkScoped
     )
   })

@@ -1,6 +1,9 @@
 // The foundation as one layer for the server: its HttpApi mounted at /api/v1, the services behind
 // it, the outbox worker and housekeeping, and the database (migrated before the first request).
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
 import { Accounts } from "./Accounts/Accounts.js"
@@ -8,6 +11,7 @@ import { AccountsHttp } from "./Accounts/Http.js"
 import { Sessions } from "./Accounts/Sessions.js"
 import { UserRepo } from "./Accounts/UserRepo.js"
 import { layerDatabase } from "./Database/Database.js"
+import { Transactions } from "./Database/DatabaseEdge.js"
 import { FoundationApi } from "./FoundationApi.js"
 import { FoundationConfig } from "./FoundationConfig.js"
 import { Housekeeping } from "./Housekeeping.js"
@@ -44,6 +48,7 @@ export const FoundationServices = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(Accounts.Default, OrganizationAccess.Default, Authenticator.Default)),
   Layer.provideMerge(
     Layer.mergeAll(
+      Transactions.Default,
       Sessions.Default,
       ApiTokens.Default,
       RateLimiter.Default,
@@ -67,10 +72,28 @@ const Handlers = Layer.mergeAll(
   ReferenceHttp
 ).pipe(Layer.provideMerge(Layer.mergeAll(CredentialAuthLive, SessionAuthLive)))
 
+/**
+ * The foundation's requests run with the tracer off unless the server traces them (HTTP_TRACING):
+ * an untraced request then pays for none of the spans of its service, repository and SQL calls.
+ */
+const tracedOnlyWithTheRequest = Layer.effect(
+  FoundationApp,
+  Effect.map(FoundationApp, ({ app, routes }) => ({
+    routes,
+    app: Effect.withFiberRuntime((fiber) => {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      return fiber.getFiberRef(HttpMiddleware.currentTracerDisabledWhen)(request)
+        ? Effect.withTracerEnabled(app, false)
+        : app
+    })
+  }))
+)
+
 /** The foundation's routes; `port` is the HTTP port, for the default public origin. */
 export const layerFoundation = (port: number) =>
   Layer.mergeAll(
     mountApiApp(FoundationApp, "/api/v1/*").pipe(
+      Layer.provide(tracedOnlyWithTheRequest),
       // Identifiers are up to 160 characters: longer path segments must reach the schemas (400), not
       // miss the router (whose default limit is 100); the request line is bounded by Node anyway.
       Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers, { maxParamLength: 8192 }))

@@ -2,8 +2,9 @@
 // OpenAPI identity (3.1.1, version 1.0.0) of the document served at `GET /api/v1/openapi.json`.
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { BadRequest, errorDoc, ServiceUnavailable } from "../http/ApiError.js"
+import { BadRequest, errorDoc } from "../http/ApiError.js"
 import { AuthApi, ProfileApi, SecurityApi } from "./Accounts/Api.js"
+import { DatabaseUnavailable } from "./Domain/Errors.js"
 import { documentFoundationApi } from "./FoundationOpenApi.js"
 import { InvitationsApi } from "./Invitations/Api.js"
 import { MembersApi } from "./Members/Api.js"
@@ -22,7 +23,7 @@ export const FoundationApi = HttpApi.make("foundation")
   .add(TokensApi)
   .add(ReferenceApi)
   .addError(errorDoc(BadRequest))
-  .addError(errorDoc(ServiceUnavailable))
+  .addError(errorDoc(DatabaseUnavailable))
   .prefix("/api/v1")
   .annotateContext(
     OpenApi.annotations({

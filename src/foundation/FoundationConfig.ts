@@ -26,6 +26,8 @@ export interface FoundationSettings {
   readonly authRateLimit: number
   /** How often the outbox worker looks for messages written by other instances. */
   readonly outboxPollInterval: Duration.Duration
+  /** The wait after a first failed delivery; it doubles with each further failure, up to an hour. */
+  readonly outboxRetryBase: Duration.Duration
 }
 
 const positive = (name: string, fallback: number, max: number) =>
@@ -70,7 +72,8 @@ export const foundationSettingsConfig = (port: number): Config.Config<Foundation
     invitationTtl: positive("INVITATION_TTL_DAYS", 7, 365).pipe(Config.map(Duration.days)),
     credentialRateLimit: positive("CREDENTIAL_RATE_LIMIT", 600, 1_000_000),
     authRateLimit: positive("AUTH_RATE_LIMIT", 10, 1_000_000),
-    outboxPollInterval: positive("OUTBOX_POLL_MS", 1000, 3_600_000).pipe(Config.map(Duration.millis))
+    outboxPollInterval: positive("OUTBOX_POLL_MS", 1000, 3_600_000).pipe(Config.map(Duration.millis)),
+    outboxRetryBase: positive("OUTBOX_RETRY_BASE_MS", 5000, 3_600_000).pipe(Config.map(Duration.millis))
   })
 
 export class FoundationConfig extends Context.Tag("FoundationConfig")<

@@ -2,9 +2,12 @@
 // revoked, delivered outbox messages, and rate-limit windows that are over. Every instance runs it;
 // the deletes are idempotent, so running it twice at once is harmless.
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import { atDatabaseEdge } from "./Database/DatabaseEdge.js"
 
 /** One pass over every table; the layer below repeats it every ten minutes. */
 export const housekeepingSweep = Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -18,14 +21,23 @@ export const housekeepingSweep = Effect.flatMap(SqlClient.SqlClient, (sql) =>
     ],
     { discard: true }
   )
+).pipe(atDatabaseEdge)
+
+/**
+ * One pass that never fails: a database that cannot answer now skips it quietly (the next pass
+ * will do its work); anything else is a bug, logged as an error with its cause.
+ */
+export const housekeepingPass = housekeepingSweep.pipe(
+  Effect.catchAllCause((cause) =>
+    Option.isSome(Cause.failureOption(cause))
+      ? Effect.logDebug("Housekeeping skipped: the database is unavailable")
+      : Effect.logError("Housekeeping failed", cause)
+  )
 )
 
 export const Housekeeping = Layer.scopedDiscard(
   Effect.gen(function* () {
-    yield* housekeepingSweep.pipe(
-      Effect.catchAll((error) =>
-        Effect.logDebug("Housekeeping skipped: the database is unavailable", error.message)
-      ),
+    yield* housekeepingPass.pipe(
       Effect.repeat(Schedule.spaced("10 minutes")),
       Effect.delay("1 minute"),
       Effect.forkScoped

@@ -1,8 +1,14 @@
 // The one error envelope of both APIs: `{ defined, code, status, message, data? }`.
-// Each failure a handler can report is a tagged error class; `ErrorResponse.ts` renders any of them
-// (plus routing, decoding and defects) as the envelope, and `errorDoc` documents them in OpenAPI.
+// A failure is part of the contract when its class is a tagged error annotated with its HTTP status
+// (`HttpApiSchema.annotations({ status })`): the generic classes below, and the domain errors of
+// each feature (e.g. the foundation's `Domain/Errors.ts`). `toEnvelope` renders any of them, with
+// the code of its status from the table below; `ErrorResponse.ts` renders everything else
+// (routing, decoding, defects), and `errorDoc` documents an error class in OpenAPI.
+import * as HttpApiError from "@effect/platform/HttpApiError"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import type * as AST from "effect/SchemaAST"
 
 /** The wire shape of every error body. */
 export const ErrorEnvelope = Schema.Struct({
@@ -14,107 +20,144 @@ export const ErrorEnvelope = Schema.Struct({
 })
 export type ErrorEnvelope = typeof ErrorEnvelope.Type
 
+/** The code of each status the contracts define: the single table both APIs use. */
+export const statusCodes = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  406: "NOT_ACCEPTABLE",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  429: "TOO_MANY_REQUESTS",
+  503: "SERVICE_UNAVAILABLE"
+} as const
+export type ContractStatus = keyof typeof statusCodes
+
+/**
+ * A failure that is part of the contract (`defined: true`): a tagged error whose class carries a
+ * status of the table above. Its `message` and `data` are the envelope's; `retryAfterSeconds` and
+ * `allow`, when the error has them, become the `Retry-After` and `Allow` headers.
+ */
+export interface ApiError {
+  readonly _tag: string
+  readonly message: string
+  readonly data?: unknown
+  /** Whole seconds until a retry can succeed, sent back in `Retry-After`. */
+  readonly retryAfterSeconds?: number
+  /** Methods the resource does accept, sent back in the `Allow` header. */
+  readonly allow?: ReadonlyArray<string>
+}
+
 const message = (fallback: string) => Schema.optionalWith(Schema.String, { default: () => fallback })
 const data = Schema.optional(Schema.Unknown)
 
-export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", {
-  message: message("Check the supplied values."),
-  data
-}) {}
+export class BadRequest extends Schema.TaggedError<BadRequest>()(
+  "BadRequest",
+  { message: message("Check the supplied values."), data },
+  HttpApiSchema.annotations({ status: 400 })
+) {}
 
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
-  message: message("Sign in to continue."),
-  data
-}) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  { message: message("Sign in to continue."), data },
+  HttpApiSchema.annotations({ status: 401 })
+) {}
 
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
-  message: message("You do not have access to this action."),
-  data
-}) {}
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  { message: message("You do not have access to this action."), data },
+  HttpApiSchema.annotations({ status: 403 })
+) {}
 
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
-  message: message("The requested resource was not found."),
-  data
-}) {}
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  { message: message("The requested resource was not found."), data },
+  HttpApiSchema.annotations({ status: 404 })
+) {}
 
-export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
-  message: message("This method is not allowed on this resource."),
-  data,
-  /** Methods the resource does accept, sent back in the `Allow` header. */
-  allow: Schema.Array(Schema.String)
-}) {}
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()(
+  "MethodNotAllowed",
+  {
+    message: message("This method is not allowed on this resource."),
+    data,
+    allow: Schema.Array(Schema.String)
+  },
+  HttpApiSchema.annotations({ status: 405 })
+) {}
 
-export class NotAcceptable extends Schema.TaggedError<NotAcceptable>()("NotAcceptable", {
-  message: message("None of the accepted media types can be produced."),
-  data
-}) {}
+export class NotAcceptable extends Schema.TaggedError<NotAcceptable>()(
+  "NotAcceptable",
+  { message: message("None of the accepted media types can be produced."), data },
+  HttpApiSchema.annotations({ status: 406 })
+) {}
 
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
-  message: message("This resource changed. Refresh and try again."),
-  data
-}) {}
+export class Conflict extends Schema.TaggedError<Conflict>()(
+  "Conflict",
+  { message: message("This resource changed. Refresh and try again."), data },
+  HttpApiSchema.annotations({ status: 409 })
+) {}
 
-export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", {
-  message: message("The request body is too large."),
-  data
-}) {}
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  { message: message("The request body is too large."), data },
+  HttpApiSchema.annotations({ status: 413 })
+) {}
 
 /** The 413 for a body over `maxBytes`, saying the limit. */
 export const bodyTooLarge = (maxBytes: number) =>
   new PayloadTooLarge({ message: `The request body is larger than ${maxBytes} bytes.`, data: { maxBytes } })
 
-export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", {
-  message: message("Wait before trying again."),
-  data,
-  /** Whole seconds until a retry can succeed, sent back in `Retry-After`. */
-  retryAfterSeconds: Schema.Int
-}) {}
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
+  "TooManyRequests",
+  { message: message("Wait before trying again."), data, retryAfterSeconds: Schema.Int },
+  HttpApiSchema.annotations({ status: 429 })
+) {}
 
-export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
-  message: message("The service is temporarily unavailable."),
-  data,
-  retryAfterSeconds: Schema.optionalWith(Schema.Int, { default: () => 5 })
-}) {}
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
+  "ServiceUnavailable",
+  {
+    message: message("The service is temporarily unavailable."),
+    data,
+    retryAfterSeconds: Schema.optionalWith(Schema.Int, { default: () => 5 })
+  },
+  HttpApiSchema.annotations({ status: 503 })
+) {}
 
-/** Every failure that is part of the contract (`defined: true`). */
-export type ApiError =
-  | BadRequest
-  | Unauthorized
-  | Forbidden
-  | NotFound
-  | MethodNotAllowed
-  | NotAcceptable
-  | Conflict
-  | PayloadTooLarge
-  | TooManyRequests
-  | ServiceUnavailable
+const isContractStatus = (status: number): status is ContractStatus => Object.hasOwn(statusCodes, status)
 
-/** Status and code of each contract error, keyed by tag: the single table both APIs use. */
-export const errorCodes = {
-  BadRequest: { status: 400, code: "BAD_REQUEST" },
-  Unauthorized: { status: 401, code: "UNAUTHORIZED" },
-  Forbidden: { status: 403, code: "FORBIDDEN" },
-  NotFound: { status: 404, code: "NOT_FOUND" },
-  MethodNotAllowed: { status: 405, code: "METHOD_NOT_ALLOWED" },
-  NotAcceptable: { status: 406, code: "NOT_ACCEPTABLE" },
-  Conflict: { status: 409, code: "CONFLICT" },
-  PayloadTooLarge: { status: 413, code: "PAYLOAD_TOO_LARGE" },
-  TooManyRequests: { status: 429, code: "TOO_MANY_REQUESTS" },
-  ServiceUnavailable: { status: 503, code: "SERVICE_UNAVAILABLE" }
-} as const satisfies Record<ApiError["_tag"], { status: number; code: string }>
-
-const apiErrorTags = new Set<string>(Object.keys(errorCodes))
-
-export const isApiError = (u: unknown): u is ApiError =>
-  typeof u === "object" && u !== null && "_tag" in u && apiErrorTags.has(String(u._tag))
-
-/** The envelope for a contract error. */
-export const toEnvelope = (error: ApiError): ErrorEnvelope => {
-  const { status, code } = errorCodes[error._tag]
-  return error.data === undefined
-    ? { defined: true, code, status, message: error.message }
-    : { defined: true, code, status, message: error.message, data: error.data }
+/** The contract status annotated on a schema, if any. */
+const annotatedStatus = (ast: AST.AST): ContractStatus | undefined => {
+  const status = HttpApiSchema.getStatus(ast, 0)
+  return isContractStatus(status) ? status : undefined
 }
+
+// Looked up once per error class: the fast paths render errors without walking a schema each time.
+const statusByClass = new WeakMap<object, ContractStatus | undefined>()
+
+const statusOf = (error: object): ContractStatus | undefined => {
+  const errorClass: unknown = error.constructor
+  if (typeof errorClass !== "function") return undefined
+  if (statusByClass.has(errorClass)) return statusByClass.get(errorClass)
+  const status = Schema.isSchema(errorClass) ? annotatedStatus(errorClass.ast) : undefined
+  statusByClass.set(errorClass, status)
+  return status
+}
+
+/**
+ * True for a contract error. The framework's own decode error carries a status too, but its issues
+ * are the client's to read: `ErrorResponse.ts` turns it into a `BadRequest` naming the fields.
+ */
+export const isApiError = (u: unknown): u is ApiError =>
+  typeof u === "object" &&
+  u !== null &&
+  !(u instanceof HttpApiError.HttpApiDecodeError) &&
+  "_tag" in u &&
+  typeof u._tag === "string" &&
+  "message" in u &&
+  typeof u.message === "string" &&
+  statusOf(u) !== undefined
 
 /** The envelope of an unexpected failure: no internals, `defined: false`. */
 export const internalErrorEnvelope: ErrorEnvelope = {
@@ -125,26 +168,63 @@ export const internalErrorEnvelope: ErrorEnvelope = {
 }
 
 /**
+ * The envelope for a contract error. A value without a contract status is not one (a defect that
+ * reached a writer directly): it gets the 500 envelope, which reveals nothing of it.
+ */
+export const toEnvelope = (error: ApiError): ErrorEnvelope => {
+  const status = statusOf(error)
+  if (status === undefined) return internalErrorEnvelope
+  const code = statusCodes[status]
+  const data = error.data
+  return data === undefined
+    ? { defined: true, code, status, message: error.message }
+    : { defined: true, code, status, message: error.message, data }
+}
+
+/** The headers an error's own fields call for: `Retry-After` and `Allow`. */
+export const errorHeaders = (error: ApiError): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds)
+  if (error.allow !== undefined) headers.allow = error.allow.join(", ")
+  return headers
+}
+
+/** `NOT_FOUND` → `NotFound`: the name the envelope of a status has in OpenAPI components. */
+const componentName = (code: string) =>
+  code
+    .toLowerCase()
+    .split("_")
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("")
+
+/**
  * The OpenAPI description of one error class: its Type is the class (so handlers may fail with it)
- * and its encoded form is the envelope with the class's code and status. At run time the error
- * middleware renders failures before this schema is consulted; it exists so the document is exact.
+ * and its encoded form is the envelope with the code and status of the class's annotation. Every
+ * class with one status shares one component (`NotFoundError`, …): the envelope is all a client
+ * sees. At run time the error middleware renders failures before this schema is consulted; it
+ * exists so the document is exact.
  */
 export const errorDoc = <E extends ApiError, I>(
   errorClass: Schema.Schema<E, I> & { readonly _tag: E["_tag"] }
 ) => {
   const tag: E["_tag"] = errorClass._tag
-  const { status, code } = errorCodes[tag]
+  const status = annotatedStatus(errorClass.ast)
+  if (status === undefined) {
+    throw new Error(`${tag} needs an HttpApiSchema status annotation that the contract defines`)
+  }
+  const code = statusCodes[status]
   const wire = Schema.Struct({
     defined: Schema.Literal(true),
     code: Schema.Literal(code),
     status: Schema.Literal(status),
     message: Schema.String,
     data: Schema.optional(Schema.Unknown)
-  }).annotations({ identifier: `${tag}Error`, description: `${status} ${code}` })
-  return Schema.transform(wire, errorClass, {
+  }).annotations({ identifier: `${componentName(code)}Error`, description: `${status} ${code}` })
+  return Schema.transformOrFail(wire, errorClass, {
     strict: false,
-    decode: (envelope) => ({ _tag: tag, message: envelope.message, data: envelope.data }),
-    // Receives the class's encoded form, which carries the same `_tag`, `message` and `data`.
-    encode: (encoded) => toEnvelope(encoded as unknown as ApiError)
+    // A client can rebuild the class only from what the envelope carries.
+    decode: (envelope) => ParseResult.succeed({ _tag: tag, message: envelope.message, data: envelope.data }),
+    // Receives the class's encoded form; the envelope is read from the instance it stands for.
+    encode: (encoded) => ParseResult.map(ParseResult.decodeUnknown(errorClass)(encoded), toEnvelope)
   }).annotations(HttpApiSchema.annotations({ status }))
 }

@@ -12,6 +12,7 @@ import {
   type ApiError,
   BadRequest,
   type ErrorEnvelope,
+  errorHeaders,
   internalErrorEnvelope,
   isApiError,
   MethodNotAllowed,
@@ -29,18 +30,9 @@ const envelopeResponse = (envelope: ErrorEnvelope, headers: Record<string, strin
     headers: { ...jsonHeaders, ...headers }
   })
 
-/** The HTTP response for a contract error, with the headers its status calls for. */
-export const errorResponse = (error: ApiError): HttpServerResponse.HttpServerResponse => {
-  switch (error._tag) {
-    case "TooManyRequests":
-    case "ServiceUnavailable":
-      return envelopeResponse(toEnvelope(error), { "retry-after": String(error.retryAfterSeconds) })
-    case "MethodNotAllowed":
-      return envelopeResponse(toEnvelope(error), { allow: error.allow.join(", ") })
-    default:
-      return envelopeResponse(toEnvelope(error))
-  }
-}
+/** The HTTP response for a contract error, with the headers its fields call for. */
+export const errorResponse = (error: ApiError): HttpServerResponse.HttpServerResponse =>
+  envelopeResponse(toEnvelope(error), errorHeaders(error))
 
 /** Turns schema issues into one readable sentence per field ("limit: Expected …"). */
 const describeIssues = (issues: HttpApiError.HttpApiDecodeError["issues"]): string =>

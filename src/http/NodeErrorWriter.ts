@@ -1,7 +1,7 @@
 // Writes a contract error onto a plain node response, for the code that answers before the Effect
 // runtime is involved (fast paths, body-size refusal). Same envelope and headers as ErrorResponse.
 import type * as Http from "node:http"
-import { type ApiError, type ErrorEnvelope, toEnvelope } from "./ApiError.js"
+import { type ApiError, type ErrorEnvelope, errorHeaders, toEnvelope } from "./ApiError.js"
 
 export const writeNodeError = (
   request: Http.IncomingMessage,
@@ -9,12 +9,7 @@ export const writeNodeError = (
   error: ApiError,
   extraHeaders: Readonly<Record<string, string>> = {}
 ): void => {
-  const headers: Record<string, string> = { ...extraHeaders }
-  if (error._tag === "TooManyRequests" || error._tag === "ServiceUnavailable") {
-    headers["retry-after"] = String(error.retryAfterSeconds)
-  }
-  if (error._tag === "MethodNotAllowed") headers.allow = error.allow.join(", ")
-  writeNodeEnvelope(request, response, toEnvelope(error), headers)
+  writeNodeEnvelope(request, response, toEnvelope(error), { ...extraHeaders, ...errorHeaders(error) })
 }
 
 /** Writes an envelope as it is (contract errors go through `writeNodeError`). */

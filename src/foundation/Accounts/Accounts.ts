@@ -1,13 +1,20 @@
 // The rules of accounts: sign-up, sign-in, sign-out, email verification and change, password change
 // and the profile (extensions §1, base contract profile.*). Messages go to the outbox in the same
 // transaction as their cause.
-import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { BadRequest, Conflict, type TooManyRequests, Unauthorized } from "../../http/ApiError.js"
-import { isUniqueViolation } from "../Database/Rows.js"
+import { Transactions } from "../Database/DatabaseEdge.js"
+import {
+  type DatabaseUnavailable,
+  EmailTaken,
+  InvalidCredentials,
+  InvalidVerificationLink,
+  type RateLimited,
+  Unauthenticated,
+  WrongCurrentPassword
+} from "../Domain/Errors.js"
+import { UserId } from "../Domain/Ids.js"
 import type { Theme, UserProfile } from "../Domain/User.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { Outbox } from "../Outbox/Outbox.js"
@@ -15,6 +22,7 @@ import { decoyHash, Passwords } from "../Security/Passwords.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { RateLimiter } from "../Security/RateLimiter.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
+import { traced } from "../Traced.js"
 import { Sessions } from "./Sessions.js"
 import { UserRepo, type VerificationPurpose } from "./UserRepo.js"
 
@@ -30,13 +38,9 @@ export interface SignedIn {
   readonly sessionToken: string
 }
 
-const invalidCredentials = () => new Unauthorized({ message: "The email or password is incorrect." })
-const invalidLink = () =>
-  new BadRequest({ message: "This verification link is invalid, expired or already used." })
-
 export class Accounts extends Effect.Service<Accounts>()("Accounts", {
   effect: Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const transactions = yield* Transactions
     const users = yield* UserRepo
     const sessions = yield* Sessions
     const passwords = yield* Passwords
@@ -49,11 +53,11 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
     const limitAttempts = (
       client: ClientInfo,
       email: string
-    ): Effect.Effect<void, TooManyRequests | SqlError> =>
+    ): Effect.Effect<void, RateLimited | DatabaseUnavailable> =>
       limiter.consume(`auth:${hashSecret(`${client.address}\n${email.toLowerCase()}`)}`, config.authRateLimit)
 
     /** Writes a verification token and its message; call inside the transaction of the cause. */
-    const sendVerification = (userId: string, email: string, purpose: VerificationPurpose) =>
+    const sendVerification = (userId: UserId, email: string, purpose: VerificationPurpose) =>
       Effect.gen(function* () {
         const token = randomSecret(32)
         yield* users.insertVerification({
@@ -67,17 +71,18 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
         yield* outbox.enqueue({ kind: purpose, recipient: email, link: outbox.link("/verify-email", token) })
       })
 
-    const profile = (userId: string) =>
+    const profile = traced("Accounts.profile", (userId: UserId) =>
       Effect.flatMap(users.findById(userId), (user) =>
         Option.match(user, {
           // A live session whose user vanished: the account was deleted, so the caller is no one.
-          onNone: () => Effect.fail(new Unauthorized({})),
+          onNone: () => Effect.fail(new Unauthenticated()),
           onSome: Effect.succeed
         })
       )
+    )
 
     /** The profile of a user this request just authenticated or created: absence is a bug. */
-    const existingProfile = (userId: string) =>
+    const existingProfile = (userId: UserId) =>
       Effect.flatMap(users.findById(userId), (user) =>
         Option.match(user, {
           onNone: () => Effect.dieMessage(`User ${userId} vanished`),
@@ -85,16 +90,15 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
         })
       )
 
-    const emailTaken = () => new Conflict({ message: "An account with this email already exists." })
-
-    const signUp = (input: { email: string; password: string; name: string }, client: ClientInfo) =>
-      Effect.gen(function* () {
-        yield* limitAttempts(client, input.email)
-        if (yield* users.emailInUse(input.email)) return yield* emailTaken()
-        const passwordHash = yield* passwords.hash(input.password)
-        const userId = newId("usr")
-        const session = yield* sql
-          .withTransaction(
+    const signUp = traced(
+      "Accounts.signUp",
+      (input: { email: string; password: string; name: string }, client: ClientInfo) =>
+        Effect.gen(function* () {
+          yield* limitAttempts(client, input.email)
+          if (yield* users.emailInUse(input.email)) return yield* new EmailTaken()
+          const passwordHash = yield* passwords.hash(input.password)
+          const userId = UserId.make(newId("usr"))
+          const session = yield* transactions.run(
             Effect.gen(function* () {
               yield* users.insert({ id: userId, email: input.email, name: input.name })
               yield* users.setPassword(userId, passwordHash)
@@ -102,94 +106,105 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
               return yield* sessions.create(userId, client.userAgent)
             })
           )
-          .pipe(
-            Effect.catchIf(
-              (error) => isUniqueViolation(error, "users_email_key"),
-              () => Effect.fail(emailTaken())
-            )
+          yield* outbox.wake
+          return { user: yield* existingProfile(userId), sessionToken: session.token } satisfies SignedIn
+        })
+    )
+
+    const signIn = traced(
+      "Accounts.signIn",
+      (input: { email: string; password: string }, client: ClientInfo) =>
+        Effect.gen(function* () {
+          yield* limitAttempts(client, input.email)
+          const found = yield* users.findCredentialsByEmail(input.email)
+          // The same work and the same answer whether or not the email exists.
+          const valid = yield* passwords.verify(
+            input.password,
+            Option.match(found, { onNone: () => decoyHash, onSome: (user) => user.passwordHash })
           )
-        yield* outbox.wake
-        return { user: yield* existingProfile(userId), sessionToken: session.token } satisfies SignedIn
-      })
+          if (Option.isNone(found) || !valid) return yield* new InvalidCredentials()
+          const session = yield* sessions.create(found.value.id, client.userAgent)
+          return {
+            user: yield* existingProfile(found.value.id),
+            sessionToken: session.token
+          } satisfies SignedIn
+        })
+    )
 
-    const signIn = (input: { email: string; password: string }, client: ClientInfo) =>
-      Effect.gen(function* () {
-        yield* limitAttempts(client, input.email)
-        const found = yield* users.findCredentialsByEmail(input.email)
-        // The same work and the same answer whether or not the email exists.
-        const valid = yield* passwords.verify(
-          input.password,
-          Option.match(found, { onNone: () => decoyHash, onSome: (user) => user.passwordHash })
-        )
-        if (Option.isNone(found) || !valid) return yield* invalidCredentials()
-        const session = yield* sessions.create(found.value.id, client.userAgent)
-        return {
-          user: yield* existingProfile(found.value.id),
-          sessionToken: session.token
-        } satisfies SignedIn
-      })
+    const signOut = traced("Accounts.signOut", (principal: SessionPrincipal) =>
+      sessions.revoke(principal.userId, principal.sessionId)
+    )
 
-    const signOut = (principal: SessionPrincipal) => sessions.revoke(principal.userId, principal.sessionId)
-
-    const verifyEmail = (token: string) =>
-      sql.withTransaction(
+    const verifyEmail = traced("Accounts.verifyEmail", (token: string) =>
+      transactions.run(
         Effect.gen(function* () {
           const used = yield* users.useVerification(hashSecret(token))
-          if (Option.isNone(used)) return yield* invalidLink()
+          if (Option.isNone(used)) return yield* new InvalidVerificationLink()
           const { userId, email, purpose } = used.value
           if (purpose === "verify-email") {
             // A token for an address the user has since replaced no longer proves anything.
-            if (!(yield* users.markEmailVerified(userId, email))) return yield* invalidLink()
+            if (!(yield* users.markEmailVerified(userId, email))) return yield* new InvalidVerificationLink()
             return
           }
-          yield* users.replaceEmail(userId, email).pipe(
-            Effect.catchIf(
-              (error) => isUniqueViolation(error, "users_email_key"),
-              () => Effect.fail(new Conflict({ message: "This email address is already in use." }))
+          yield* users
+            .replaceEmail(userId, email)
+            .pipe(
+              Effect.catchTag("EmailTaken", () =>
+                Effect.fail(new EmailTaken({ message: "This email address is already in use." }))
+              )
             )
-          )
         })
       )
+    )
 
     /**
      * Sends a verification to the new address; the email changes only when it is verified. The
      * answer is the same whether or not the address is taken, so it reveals no accounts: a taken
      * address simply gets no message.
      */
-    const requestEmailChange = (principal: SessionPrincipal, email: string) =>
-      Effect.gen(function* () {
-        const user = yield* profile(principal.userId)
-        if (user.email.toLowerCase() === email.toLowerCase()) return
-        if (yield* users.emailInUse(email)) return
-        yield* sql.withTransaction(sendVerification(principal.userId, email, "change-email"))
-        yield* outbox.wake
-      })
+    const requestEmailChange = traced(
+      "Accounts.requestEmailChange",
+      (principal: SessionPrincipal, email: string) =>
+        Effect.gen(function* () {
+          const user = yield* profile(principal.userId)
+          if (user.email.toLowerCase() === email.toLowerCase()) return
+          if (yield* users.emailInUse(email)) return
+          yield* transactions.run(sendVerification(principal.userId, email, "change-email"))
+          yield* outbox.wake
+        })
+    )
 
     /** Changes the password and revokes every other session of the user. */
-    const changePassword = (principal: SessionPrincipal, currentPassword: string, newPassword: string) =>
-      Effect.gen(function* () {
-        const stored = yield* users.passwordHash(principal.userId)
-        const valid = yield* passwords.verify(
-          currentPassword,
-          Option.getOrElse(stored, () => decoyHash)
-        )
-        if (!valid) return yield* new BadRequest({ message: "The current password is incorrect." })
-        const passwordHash = yield* passwords.hash(newPassword)
-        yield* sql.withTransaction(
-          Effect.zipRight(
-            users.setPassword(principal.userId, passwordHash),
-            sessions.revokeOthers(principal.userId, principal.sessionId)
+    const changePassword = traced(
+      "Accounts.changePassword",
+      (principal: SessionPrincipal, currentPassword: string, newPassword: string) =>
+        Effect.gen(function* () {
+          const stored = yield* users.passwordHash(principal.userId)
+          const valid = yield* passwords.verify(
+            currentPassword,
+            Option.getOrElse(stored, () => decoyHash)
           )
-        )
-      })
+          if (!valid) return yield* new WrongCurrentPassword()
+          const passwordHash = yield* passwords.hash(newPassword)
+          yield* transactions.run(
+            Effect.zipRight(
+              users.setPassword(principal.userId, passwordHash),
+              sessions.revokeOthers(principal.userId, principal.sessionId)
+            )
+          )
+        })
+    )
 
-    const updateProfile = (
-      principal: SessionPrincipal,
-      changes: { readonly name: string; readonly preferredName: string; readonly theme: Theme }
-    ) =>
-      Effect.flatMap(users.updateProfile(principal.userId, changes), (user) =>
-        Option.match(user, { onNone: () => Effect.fail(new Unauthorized({})), onSome: Effect.succeed })
-      )
+    const updateProfile = traced(
+      "Accounts.updateProfile",
+      (
+        principal: SessionPrincipal,
+        changes: { readonly name: string; readonly preferredName: string; readonly theme: Theme }
+      ) =>
+        Effect.flatMap(users.updateProfile(principal.userId, changes), (user) =>
+          Option.match(user, { onNone: () => Effect.fail(new Unauthenticated()), onSome: Effect.succeed })
+        )
+    )
 
     return {
       signUp,

@@ -4,15 +4,18 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
+import { errorDoc } from "../../http/ApiError.js"
+import { Email, Success, Timestamp } from "../Domain/Common.js"
 import {
-  Conflict,
-  errorDoc,
-  Forbidden,
-  NotFound,
-  TooManyRequests,
-  Unauthorized
-} from "../../http/ApiError.js"
-import { Email, Id, Success, Timestamp } from "../Domain/Common.js"
+  EmailTaken,
+  ForeignOrigin,
+  InvalidCredentials,
+  InvalidVerificationLink,
+  RateLimited,
+  SessionNotFound,
+  WrongCurrentPassword
+} from "../Domain/Errors.js"
+import { SessionId } from "../Domain/Ids.js"
 import { Password, PersonName, Theme, UserProfile } from "../Domain/User.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
@@ -31,7 +34,7 @@ export const VerifyEmailRequest = Schema.Struct({
 })
 
 export const SessionItem = Schema.Struct({
-  id: Id,
+  id: SessionId,
   createdAt: Timestamp,
   lastSeenAt: Timestamp,
   expiresAt: Timestamp,
@@ -61,18 +64,18 @@ export const AuthApi = HttpApiGroup.make("auth")
       .annotate(OpenApi.Summary, "Create an account and start a session")
       .setPayload(SignUpRequest)
       .addSuccess(SignedInResponse)
-      .addError(errorDoc(Conflict))
-      .addError(errorDoc(Forbidden))
-      .addError(errorDoc(TooManyRequests))
+      .addError(errorDoc(EmailTaken))
+      .addError(errorDoc(ForeignOrigin))
+      .addError(errorDoc(RateLimited))
   )
   .add(
     HttpApiEndpoint.post("signIn", "/auth/sign-in")
       .annotate(OpenApi.Summary, "Start a session with email and password")
       .setPayload(SignInRequest)
       .addSuccess(SignedInResponse)
-      .addError(errorDoc(Unauthorized))
-      .addError(errorDoc(Forbidden))
-      .addError(errorDoc(TooManyRequests))
+      .addError(errorDoc(InvalidCredentials))
+      .addError(errorDoc(ForeignOrigin))
+      .addError(errorDoc(RateLimited))
   )
   .add(
     HttpApiEndpoint.post("signOut", "/auth/sign-out")
@@ -85,8 +88,9 @@ export const AuthApi = HttpApiGroup.make("auth")
       .annotate(OpenApi.Summary, "Confirm an email address with the token of its link")
       .setPayload(VerifyEmailRequest)
       .addSuccess(Success)
-      .addError(errorDoc(Conflict))
-      .addError(errorDoc(Forbidden))
+      .addError(errorDoc(InvalidVerificationLink))
+      .addError(errorDoc(EmailTaken))
+      .addError(errorDoc(ForeignOrigin))
   )
 
 export const SecurityApi = HttpApiGroup.make("security")
@@ -99,15 +103,16 @@ export const SecurityApi = HttpApiGroup.make("security")
   .add(
     HttpApiEndpoint.del("revokeSession", "/security/sessions/:sessionId")
       .annotate(OpenApi.Summary, "Revoke one of the account's sessions")
-      .setPath(Schema.Struct({ sessionId: Id }))
+      .setPath(Schema.Struct({ sessionId: SessionId }))
       .addSuccess(Success)
-      .addError(errorDoc(NotFound))
+      .addError(errorDoc(SessionNotFound))
   )
   .add(
     HttpApiEndpoint.post("changePassword", "/security/password")
       .annotate(OpenApi.Summary, "Change the password; every other session is revoked")
       .setPayload(ChangePasswordRequest)
       .addSuccess(Success)
+      .addError(errorDoc(WrongCurrentPassword))
   )
   .middleware(SessionAuth)
 

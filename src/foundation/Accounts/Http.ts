@@ -4,9 +4,8 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { NotFound } from "../../http/ApiError.js"
-import { orUnavailable } from "../Database/Unavailable.js"
 import { Success } from "../Domain/Common.js"
+import { SessionNotFound } from "../Domain/Errors.js"
 import { FoundationApi } from "../FoundationApi.js"
 import { clientInfo, rejectForeignOrigin } from "../Security/ClientInfo.js"
 import { CurrentSession } from "../Security/Principal.js"
@@ -31,7 +30,7 @@ export const AuthHttp = HttpApiBuilder.group(FoundationApi, "auth", (handlers) =
         const signedIn = yield* signIn(yield* clientInfo)
         yield* setCookie(sessionCookie(signedIn.sessionToken, sessions.ttl))
         return { user: signedIn.user }
-      }).pipe(orUnavailable)
+      })
 
     return handlers
       .handle("signUp", ({ payload }) => startSession((client) => accounts.signUp(payload, client)))
@@ -41,14 +40,14 @@ export const AuthHttp = HttpApiBuilder.group(FoundationApi, "auth", (handlers) =
           yield* accounts.signOut(yield* CurrentSession)
           yield* setCookie(clearedSessionCookie)
           return Success.value
-        }).pipe(orUnavailable)
+        })
       )
       .handle("verifyEmail", ({ payload }) =>
         Effect.gen(function* () {
           yield* rejectForeignOrigin
           yield* accounts.verifyEmail(payload.token)
           return Success.value
-        }).pipe(orUnavailable)
+        })
       )
   })
 )
@@ -66,22 +65,22 @@ export const SecurityHttp = HttpApiBuilder.group(FoundationApi, "security", (han
             items: listed.map((item) => ({ ...item, current: item.id === session.sessionId })),
             nextCursor: null
           }
-        }).pipe(orUnavailable)
+        })
       )
       .handle("revokeSession", ({ path }) =>
         Effect.gen(function* () {
           const session = yield* CurrentSession
           if (!(yield* sessions.revoke(session.userId, path.sessionId))) {
-            return yield* new NotFound({ message: "The session was not found." })
+            return yield* new SessionNotFound()
           }
           return Success.value
-        }).pipe(orUnavailable)
+        })
       )
       .handle("changePassword", ({ payload }) =>
         Effect.gen(function* () {
           yield* accounts.changePassword(yield* CurrentSession, payload.currentPassword, payload.newPassword)
           return Success.value
-        }).pipe(orUnavailable)
+        })
       )
   })
 )
@@ -90,18 +89,13 @@ export const ProfileHttp = HttpApiBuilder.group(FoundationApi, "profile", (handl
   Effect.gen(function* () {
     const accounts = yield* Accounts
     return handlers
-      .handle("get", () =>
-        Effect.flatMap(CurrentSession, (session) => accounts.profile(session.userId)).pipe(orUnavailable)
-      )
+      .handle("get", () => Effect.flatMap(CurrentSession, (session) => accounts.profile(session.userId)))
       .handle("update", ({ payload }) =>
-        Effect.flatMap(CurrentSession, (session) => accounts.updateProfile(session, payload)).pipe(
-          orUnavailable
-        )
+        Effect.flatMap(CurrentSession, (session) => accounts.updateProfile(session, payload))
       )
       .handle("changeEmail", ({ payload }) =>
         Effect.flatMap(CurrentSession, (session) => accounts.requestEmailChange(session, payload.email)).pipe(
-          Effect.as(Success.value),
-          orUnavailable
+          Effect.as(Success.value)
         )
       )
   })

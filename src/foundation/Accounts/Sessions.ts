@@ -1,21 +1,26 @@
 // Human sessions: opaque random tokens (256 bits) of which only a hash is stored, a sliding expiry,
 // listing and revocation. The token itself exists only in the cookie and in the sign-in answer.
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { repositoryCall } from "../Database/DatabaseEdge.js"
+import { OrganizationId, SessionId, UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
 
-export interface SessionListing {
-  readonly id: string
-  readonly createdAt: Date
-  readonly lastSeenAt: Date
-  readonly expiresAt: Date
-  readonly userAgent: string | null
-}
+/** A live session as the account's session list shows it. */
+export const SessionListing = Schema.Struct({
+  id: SessionId,
+  createdAt: Schema.DateFromSelf,
+  lastSeenAt: Schema.DateFromSelf,
+  expiresAt: Schema.DateFromSelf,
+  userAgent: Schema.NullOr(Schema.String)
+})
+export type SessionListing = typeof SessionListing.Type
 
 export interface AuthenticatedSession {
   readonly principal: SessionPrincipal
@@ -23,12 +28,12 @@ export interface AuthenticatedSession {
   readonly renewed: boolean
 }
 
-interface SessionRow {
-  readonly id: string
-  readonly userId: string
-  readonly activeOrganizationId: string | null
-  readonly stale: boolean
-}
+const SessionRow = Schema.Struct({
+  id: SessionId,
+  userId: UserId,
+  activeOrganizationId: Schema.NullOr(OrganizationId),
+  stale: Schema.Boolean
+})
 
 /** Activity is recorded at most once a minute per session, so reads stay reads. */
 const RENEW_AFTER_SECONDS = 60
@@ -40,37 +45,47 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
     const ttlSeconds = Math.floor(Duration.toSeconds(sessionTtl))
 
     /** Starts a session; returns the token to put in the cookie. */
-    const create = (userId: string, userAgent: string | null, activeOrganizationId: string | null = null) =>
-      Effect.gen(function* () {
-        const token = randomSecret(32)
-        const id = newId("ses")
-        yield* sql`
-          INSERT INTO sessions (id, token_hash, user_id, active_organization_id, user_agent, expires_at)
-          VALUES (${id}, ${hashSecret(token)}, ${userId}, ${activeOrganizationId}, ${userAgent},
-            now() + make_interval(secs => ${ttlSeconds}::int))`
-        return { id, token }
-      })
+    const create = repositoryCall(
+      "Sessions.create",
+      (userId: UserId, userAgent: string | null, activeOrganizationId: OrganizationId | null = null) =>
+        Effect.gen(function* () {
+          const token = randomSecret(32)
+          const id = SessionId.make(newId("ses"))
+          yield* sql`
+            INSERT INTO sessions (id, token_hash, user_id, active_organization_id, user_agent, expires_at)
+            VALUES (${id}, ${hashSecret(token)}, ${userId}, ${activeOrganizationId}, ${userAgent},
+              now() + make_interval(secs => ${ttlSeconds}::int))`
+          return { id, token }
+        })
+    )
+
+    const findLive = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: SessionRow,
+      execute: (tokenHash) => sql`
+        SELECT s.id, s.user_id,
+          (SELECT m.organization_id FROM members m
+            WHERE m.organization_id = s.active_organization_id AND m.user_id = s.user_id) AS active_organization_id,
+          s.last_seen_at < now() - make_interval(secs => ${RENEW_AFTER_SECONDS}::int) AS stale
+        FROM sessions s
+        WHERE s.token_hash = ${tokenHash} AND s.revoked_at IS NULL AND s.expires_at > now()`
+    })
 
     /**
      * The live session holding `token`, if any. The active organization is reported only while the
      * user is still a member of it.
      */
-    const authenticate = (token: string): Effect.Effect<Option.Option<AuthenticatedSession>, SqlError> =>
+    const authenticate = repositoryCall("Sessions.authenticate", (token: string) =>
       Effect.gen(function* () {
-        const [row] = yield* sql<SessionRow>`
-          SELECT s.id, s.user_id,
-            (SELECT m.organization_id FROM members m
-              WHERE m.organization_id = s.active_organization_id AND m.user_id = s.user_id) AS active_organization_id,
-            s.last_seen_at < now() - make_interval(secs => ${RENEW_AFTER_SECONDS}::int) AS stale
-          FROM sessions s
-          WHERE s.token_hash = ${hashSecret(token)} AND s.revoked_at IS NULL AND s.expires_at > now()`
-        if (row === undefined) return Option.none()
+        const found = yield* findLive(hashSecret(token))
+        if (Option.isNone(found)) return Option.none<AuthenticatedSession>()
+        const row = found.value
         if (row.stale) {
           yield* sql`
             UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(secs => ${ttlSeconds}::int)
             WHERE id = ${row.id}`
         }
-        return Option.some({
+        return Option.some<AuthenticatedSession>({
           principal: {
             kind: "session",
             sessionId: row.id,
@@ -80,16 +95,23 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
           renewed: row.stale
         })
       })
+    )
 
     /** The user's live sessions, newest first. */
-    const list = (userId: string) =>
-      sql<SessionListing>`
-        SELECT id, created_at, last_seen_at, expires_at, user_agent FROM sessions
-        WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > now()
-        ORDER BY created_at DESC, id DESC`
+    const list = repositoryCall(
+      "Sessions.list",
+      SqlSchema.findAll({
+        Request: UserId,
+        Result: SessionListing,
+        execute: (userId) => sql`
+          SELECT id, created_at, last_seen_at, expires_at, user_agent FROM sessions
+          WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > now()
+          ORDER BY created_at DESC, id DESC`
+      })
+    )
 
     /** Revokes one of the user's live sessions; false when it has none by that id. */
-    const revoke = (userId: string, sessionId: string) =>
+    const revoke = repositoryCall("Sessions.revoke", (userId: UserId, sessionId: SessionId) =>
       Effect.map(
         sql`
           UPDATE sessions SET revoked_at = now()
@@ -97,23 +119,31 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
           RETURNING id`,
         (rows) => rows.length > 0
       )
+    )
 
     /** Revokes every live session of the user but `keepSessionId`. */
-    const revokeOthers = (userId: string, keepSessionId: string) =>
+    const revokeOthers = repositoryCall("Sessions.revokeOthers", (userId: UserId, keepSessionId: SessionId) =>
       sql`
         UPDATE sessions SET revoked_at = now()
         WHERE user_id = ${userId} AND id <> ${keepSessionId} AND revoked_at IS NULL`.pipe(Effect.asVoid)
+    )
 
-    const setActiveOrganization = (sessionId: string, organizationId: string | null) =>
-      sql`UPDATE sessions SET active_organization_id = ${organizationId} WHERE id = ${sessionId}`.pipe(
-        Effect.asVoid
-      )
+    const setActiveOrganization = repositoryCall(
+      "Sessions.setActiveOrganization",
+      (sessionId: SessionId, organizationId: OrganizationId | null) =>
+        sql`UPDATE sessions SET active_organization_id = ${organizationId} WHERE id = ${sessionId}`.pipe(
+          Effect.asVoid
+        )
+    )
 
     /** Forgets the organization as the active one of the user's sessions (the user left it). */
-    const clearActiveOrganization = (userId: string, organizationId: string) =>
-      sql`
-        UPDATE sessions SET active_organization_id = NULL
-        WHERE user_id = ${userId} AND active_organization_id = ${organizationId}`.pipe(Effect.asVoid)
+    const clearActiveOrganization = repositoryCall(
+      "Sessions.clearActiveOrganization",
+      (userId: UserId, organizationId: OrganizationId) =>
+        sql`
+          UPDATE sessions SET active_organization_id = NULL
+          WHERE user_id = ${userId} AND active_organization_id = ${organizationId}`.pipe(Effect.asVoid)
+    )
 
     return {
       create,

@@ -1,19 +1,25 @@
-// SQL for users, their password credentials and their email verification tokens.
+// SQL for users, their password credentials and their email verification tokens. A taken email
+// comes back as `EmailTaken`; everything else through the database edge.
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { orDieOnParse } from "../Database/Rows.js"
+import { onUniqueViolation, repositoryCall } from "../Database/DatabaseEdge.js"
+import { EmailTaken } from "../Domain/Errors.js"
+import { UserId } from "../Domain/Ids.js"
 import { type Theme, UserProfile } from "../Domain/User.js"
 
-export type VerificationPurpose = "verify-email" | "change-email"
+export const VerificationPurpose = Schema.Literal("verify-email", "change-email")
+export type VerificationPurpose = typeof VerificationPurpose.Type
 
-export interface UsedVerification {
-  readonly userId: string
-  readonly email: string
-  readonly purpose: VerificationPurpose
-}
+/** A verification token just used: whose, for which address, and why. */
+export const UsedVerification = Schema.Struct({
+  userId: UserId,
+  email: Schema.String,
+  purpose: VerificationPurpose
+})
+export type UsedVerification = typeof UsedVerification.Type
 
 export class UserRepo extends Effect.Service<UserRepo>()("UserRepo", {
   effect: Effect.gen(function* () {
@@ -21,56 +27,69 @@ export class UserRepo extends Effect.Service<UserRepo>()("UserRepo", {
     const profile = sql.literal(
       "id, name, email, email_verified, preferred_name, theme, onboarding_completed"
     )
-
-    const findProfile = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: UserProfile,
-      execute: (id) => sql`SELECT ${profile} FROM users WHERE id = ${id}`
-    })
-
-    const findCredentialsByEmail = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: Schema.Struct({ id: Schema.String, passwordHash: Schema.String }),
-      execute: (email) => sql`
-        SELECT u.id, p.password_hash FROM users u JOIN password_credentials p ON p.user_id = u.id
-        WHERE lower(u.email) = lower(${email})`
-    })
+    const emailTaken = () => new EmailTaken()
 
     return {
-      findById: (id: string) => orDieOnParse(findProfile(id)),
+      findById: repositoryCall(
+        "UserRepo.findById",
+        SqlSchema.findOne({
+          Request: UserId,
+          Result: UserProfile,
+          execute: (id) => sql`SELECT ${profile} FROM users WHERE id = ${id}`
+        })
+      ),
 
       /** The user id and password hash for a sign-in attempt. */
-      findCredentialsByEmail: (email: string) => orDieOnParse(findCredentialsByEmail(email)),
+      findCredentialsByEmail: repositoryCall(
+        "UserRepo.findCredentialsByEmail",
+        SqlSchema.findOne({
+          Request: Schema.String,
+          Result: Schema.Struct({ id: UserId, passwordHash: Schema.String }),
+          execute: (email) => sql`
+            SELECT u.id, p.password_hash FROM users u JOIN password_credentials p ON p.user_id = u.id
+            WHERE lower(u.email) = lower(${email})`
+        })
+      ),
 
-      emailInUse: (email: string) =>
-        Effect.map(sql`SELECT 1 FROM users WHERE lower(email) = lower(${email})`, (rows) => rows.length > 0),
+      emailInUse: repositoryCall("UserRepo.emailInUse", (email: string) =>
+        Effect.map(sql`SELECT 1 FROM users WHERE lower(email) = lower(${email})`, (rows) => rows.length > 0)
+      ),
 
-      /** Fails with the unique violation `users_email_key` when the email is taken. */
-      insert: (user: { readonly id: string; readonly email: string; readonly name: string }) =>
-        sql`INSERT INTO users (id, email, name) VALUES (${user.id}, ${user.email}, ${user.name})`.pipe(
-          Effect.asVoid
-        ),
+      /** Fails with `EmailTaken` when the email is taken. */
+      insert: repositoryCall(
+        "UserRepo.insert",
+        (user: { readonly id: UserId; readonly email: string; readonly name: string }) =>
+          sql`INSERT INTO users (id, email, name) VALUES (${user.id}, ${user.email}, ${user.name})`.pipe(
+            Effect.asVoid,
+            onUniqueViolation("users_email_key", emailTaken)
+          )
+      ),
 
-      setPassword: (userId: string, passwordHash: string) =>
+      setPassword: repositoryCall("UserRepo.setPassword", (userId: UserId, passwordHash: string) =>
         sql`
           INSERT INTO password_credentials (user_id, password_hash) VALUES (${userId}, ${passwordHash})
           ON CONFLICT (user_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()`.pipe(
           Effect.asVoid
-        ),
+        )
+      ),
 
-      passwordHash: (userId: string) =>
+      passwordHash: repositoryCall("UserRepo.passwordHash", (userId: UserId) =>
         Effect.map(
-          sql<{
-            passwordHash: string
-          }>`SELECT password_hash FROM password_credentials WHERE user_id = ${userId}`,
-          (rows) => Option.fromNullable(rows[0]?.passwordHash)
-        ),
+          SqlSchema.findOne({
+            Request: UserId,
+            Result: Schema.Struct({ passwordHash: Schema.String }),
+            execute: (id) => sql`SELECT password_hash FROM password_credentials WHERE user_id = ${id}`
+          })(userId),
+          Option.map((row) => row.passwordHash)
+        )
+      ),
 
-      updateProfile: (
-        userId: string,
-        changes: { readonly name: string; readonly preferredName: string; readonly theme: Theme }
-      ) =>
-        orDieOnParse(
+      updateProfile: repositoryCall(
+        "UserRepo.updateProfile",
+        (
+          userId: UserId,
+          changes: { readonly name: string; readonly preferredName: string; readonly theme: Theme }
+        ) =>
           SqlSchema.findOne({
             Request: Schema.Void,
             Result: UserProfile,
@@ -79,47 +98,56 @@ export class UserRepo extends Effect.Service<UserRepo>()("UserRepo", {
                 theme = ${changes.theme}, updated_at = now()
               WHERE id = ${userId} RETURNING ${profile}`
           })(undefined)
-        ),
+      ),
 
       /** Marks the email verified if it is still the user's email; false otherwise. */
-      markEmailVerified: (userId: string, email: string) =>
+      markEmailVerified: repositoryCall("UserRepo.markEmailVerified", (userId: UserId, email: string) =>
         Effect.map(
           sql`
             UPDATE users SET email_verified = true, updated_at = now()
             WHERE id = ${userId} AND lower(email) = lower(${email}) RETURNING id`,
           (rows) => rows.length > 0
-        ),
+        )
+      ),
 
-      /** Replaces the email by a verified one; fails with `users_email_key` when it was taken meanwhile. */
-      replaceEmail: (userId: string, email: string) =>
+      /** Replaces the email by a verified one; fails with `EmailTaken` when it was taken meanwhile. */
+      replaceEmail: repositoryCall("UserRepo.replaceEmail", (userId: UserId, email: string) =>
         sql`UPDATE users SET email = ${email}, email_verified = true, updated_at = now() WHERE id = ${userId}`.pipe(
-          Effect.asVoid
-        ),
+          Effect.asVoid,
+          onUniqueViolation("users_email_key", emailTaken)
+        )
+      ),
 
-      insertVerification: (verification: {
-        readonly id: string
-        readonly userId: string
-        readonly email: string
-        readonly purpose: VerificationPurpose
-        readonly tokenHash: string
-        readonly ttlSeconds: number
-      }) =>
-        sql`
-          INSERT INTO email_verifications (id, user_id, email, purpose, token_hash, expires_at)
-          VALUES (${verification.id}, ${verification.userId}, ${verification.email}, ${verification.purpose},
-            ${verification.tokenHash}, now() + make_interval(secs => ${verification.ttlSeconds}::int))`.pipe(
-          Effect.asVoid
-        ),
+      insertVerification: repositoryCall(
+        "UserRepo.insertVerification",
+        (verification: {
+          readonly id: string
+          readonly userId: UserId
+          readonly email: string
+          readonly purpose: VerificationPurpose
+          readonly tokenHash: string
+          readonly ttlSeconds: number
+        }) =>
+          sql`
+            INSERT INTO email_verifications (id, user_id, email, purpose, token_hash, expires_at)
+            VALUES (${verification.id}, ${verification.userId}, ${verification.email}, ${verification.purpose},
+              ${verification.tokenHash}, now() + make_interval(secs => ${verification.ttlSeconds}::int))`.pipe(
+            Effect.asVoid
+          )
+      ),
 
       /** Uses a verification token once: the row is marked used in the same statement that finds it. */
-      useVerification: (tokenHash: string) =>
-        Effect.map(
-          sql<UsedVerification>`
+      useVerification: repositoryCall(
+        "UserRepo.useVerification",
+        SqlSchema.findOne({
+          Request: Schema.String,
+          Result: UsedVerification,
+          execute: (tokenHash) => sql`
             UPDATE email_verifications SET used_at = now()
             WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > now()
-            RETURNING user_id, email, purpose`,
-          (rows) => Option.fromNullable(rows[0])
-        )
+            RETURNING user_id, email, purpose`
+        })
+      )
     }
   })
 }) {}

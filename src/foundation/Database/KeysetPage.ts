@@ -6,7 +6,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { BadRequest } from "../../http/ApiError.js"
+import { InvalidCursor } from "../Domain/Errors.js"
 
 export interface Position {
   readonly createdAt: Date
@@ -19,21 +19,19 @@ const MAX_DATE_MS = 8.64e15
 export const encodeCursor = (position: Position): string =>
   Buffer.from(`${position.createdAt.getTime()}.${position.id}`).toString("base64url")
 
-const notOurs = () => new BadRequest({ message: "cursor: not a cursor returned by this list." })
-
 /** The position a cursor stands for; none when no cursor was given; 400 when it is not ours. */
 export const decodeCursor = (
   cursor: string | undefined
-): Effect.Effect<Option.Option<Position>, BadRequest> => {
+): Effect.Effect<Option.Option<Position>, InvalidCursor> => {
   if (cursor === undefined) return Effect.succeed(Option.none())
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return Effect.fail(notOurs())
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return Effect.fail(new InvalidCursor())
   const text = Buffer.from(cursor, "base64url").toString()
   const dot = text.indexOf(".")
   const millis = dot > 0 && /^\d+$/.test(text.slice(0, dot)) ? Number(text.slice(0, dot)) : Number.NaN
   // A time a Date cannot hold would reach the database as "Invalid Date": refuse it here.
   return Number.isSafeInteger(millis) && millis <= MAX_DATE_MS && dot < text.length - 1
     ? Effect.succeed(Option.some({ createdAt: new Date(millis), id: text.slice(dot + 1) }))
-    : Effect.fail(notOurs())
+    : Effect.fail(new InvalidCursor())
 }
 
 /**
@@ -73,7 +71,7 @@ export const readPage = <Row extends Position, Item, E, R>(
   toItem: (row: Row) => Item
 ): Effect.Effect<
   { readonly items: ReadonlyArray<Item>; readonly nextCursor: string | null },
-  E | BadRequest,
+  E | InvalidCursor,
   R
 > =>
   Effect.gen(function* () {

@@ -154,10 +154,22 @@ const pagePositionsInMilliseconds = Effect.gen(function* () {
   }
 })
 
+/**
+ * The outbox delivers outside the transaction that claims a message: a worker leases a batch in one
+ * short statement (`claimed_until`), sends, then marks each message in another. A lease that runs
+ * out (the worker crashed or hung) makes the message claimable again. The pending index covers the
+ * claim's order; the lease is checked on the few rows it returns.
+ */
+const outboxDeliveryLeases = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE outbox ADD COLUMN claimed_until timestamptz`
+})
+
 /** Every migration, by `<id>_<name>`; append new ones, never edit a released one. */
 export const migrations = {
   "1_initial_schema": initialSchema,
-  "2_page_positions_in_milliseconds": pagePositionsInMilliseconds
+  "2_page_positions_in_milliseconds": pagePositionsInMilliseconds,
+  "3_outbox_delivery_leases": outboxDeliveryLeases
 }
 
 const migrationsTable = "effect_sql_migrations"

@@ -1,11 +1,6 @@
 // Field types shared by the foundation's resources and requests, with the contract's bounds.
 import * as Schema from "effect/Schema"
-
-/** Every identifier of the contract: a string of 1 to 160 characters. */
-export const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(160))
-
-/** The path parameters of every operation under /organizations/{organizationId}. */
-export const OrganizationPath = Schema.Struct({ organizationId: Id })
+import { Id } from "./Ids.js"
 
 /** A pragmatic email check (one `@`, a dot in the domain, no spaces); the contract caps it at 254. */
 export const Email = Schema.String.pipe(

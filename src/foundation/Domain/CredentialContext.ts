@@ -1,17 +1,18 @@
 // `context.credential`: who the calling credential is, in one of three shapes told apart by
 // `principalKind` (base contract §4).
 import * as Schema from "effect/Schema"
-import { Id, Role, Scope } from "./Common.js"
+import { Role, Scope } from "./Common.js"
+import { Id, OrganizationId } from "./Ids.js"
 
 export class SessionCredentialContext extends Schema.Class<SessionCredentialContext>(
   "SessionCredentialContext"
 )({
   principalKind: Schema.Literal("session"),
-  activeOrganizationId: Schema.NullOr(Id),
-  organizations: Schema.Array(Schema.Struct({ id: Id, name: Schema.String, role: Role }))
+  activeOrganizationId: Schema.NullOr(OrganizationId),
+  organizations: Schema.Array(Schema.Struct({ id: OrganizationId, name: Schema.String, role: Role }))
 }) {}
 
-const OrganizationRef = Schema.Struct({ id: Id, name: Schema.String })
+const OrganizationRef = Schema.Struct({ id: OrganizationId, name: Schema.String })
 
 export class ApiKeyCredentialContext extends Schema.Class<ApiKeyCredentialContext>("ApiKeyCredentialContext")(
   {

@@ -1,12 +1,22 @@
 // Organizations as the base contract (§2) describes them: without `role` when read by id, with
 // the caller's `role` in lists and in the context read.
 import * as Schema from "effect/Schema"
-import { Id, Role } from "./Common.js"
+import { Role } from "./Common.js"
+import { OrganizationId } from "./Ids.js"
+
+/** 1 to 60 characters of lowercase letters, digits and dashes (extensions §2). */
+export const Slug = Schema.String.pipe(
+  Schema.minLength(1),
+  Schema.maxLength(60),
+  Schema.pattern(/^[a-z0-9-]+$/, { message: () => "must use only lowercase letters, digits and -" }),
+  Schema.brand("Slug")
+)
+export type Slug = typeof Slug.Type
 
 const organizationFields = {
-  id: Id,
+  id: OrganizationId,
   name: Schema.String,
-  slug: Schema.String,
+  slug: Slug,
   companyName: Schema.NullOr(Schema.String),
   website: Schema.NullOr(Schema.String),
   phone: Schema.NullOr(Schema.String),
@@ -20,13 +30,6 @@ export class OrganizationWithRole extends Schema.Class<OrganizationWithRole>("Or
   ...organizationFields,
   role: Role
 }) {}
-
-/** 1 to 60 characters of lowercase letters, digits and dashes (extensions §2). */
-export const Slug = Schema.String.pipe(
-  Schema.minLength(1),
-  Schema.maxLength(60),
-  Schema.pattern(/^[a-z0-9-]+$/, { message: () => "must use only lowercase letters, digits and -" })
-)
 
 export const OrganizationName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
 

@@ -1,12 +1,13 @@
 // The user profile of the base contract (§2): all seven fields are always present.
 import * as Schema from "effect/Schema"
-import { Email, Id } from "./Common.js"
+import { Email } from "./Common.js"
+import { UserId } from "./Ids.js"
 
 export const Theme = Schema.Literal("system", "light", "dark")
 export type Theme = typeof Theme.Type
 
 export class UserProfile extends Schema.Class<UserProfile>("UserProfile")({
-  id: Id,
+  id: UserId,
   name: Schema.String,
   email: Email,
   emailVerified: Schema.Boolean,

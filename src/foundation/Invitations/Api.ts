@@ -4,8 +4,21 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Conflict, errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
-import { Email, Id, OrganizationPath, Page, PageQuery, Role, Success } from "../Domain/Common.js"
+import { errorDoc } from "../../http/ApiError.js"
+import { Email, Page, PageQuery, Role, Success } from "../Domain/Common.js"
+import {
+  AlreadyMember,
+  EmailNotVerified,
+  InvalidCursor,
+  InvitationAlreadyPending,
+  InvitationForAnotherEmail,
+  InvitationNotFound,
+  InvitationNotPending,
+  InviteeAlreadyMember,
+  OrganizationNotFound,
+  RoleNotPermitted
+} from "../Domain/Errors.js"
+import { InvitationId, OrganizationId, OrganizationPath } from "../Domain/Ids.js"
 import { Invitation } from "../Domain/Invitation.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
@@ -13,10 +26,18 @@ export const CreateInvitationRequest = Schema.Struct({ email: Email, role: Role 
 
 export class AcceptedInvitation extends Schema.Class<AcceptedInvitation>("AcceptedInvitation")({
   success: Schema.Literal(true),
-  organizationId: Id
+  organizationId: OrganizationId
 }) {}
 
-const InvitationPath = Schema.Struct({ invitationId: Id })
+const InvitationPath = Schema.Struct({ invitationId: InvitationId })
+
+/** What the invitee answering an invitation can be refused with. */
+const AnswerRefused = Schema.Union(
+  errorDoc(InvitationNotFound),
+  errorDoc(InvitationForAnotherEmail),
+  errorDoc(EmailNotVerified),
+  errorDoc(InvitationNotPending)
+)
 
 export const InvitationsApi = HttpApiGroup.make("invitations")
   .annotate(OpenApi.Description, "Invitations by email, valid 7 days, answered by the verified invitee")
@@ -26,6 +47,8 @@ export const InvitationsApi = HttpApiGroup.make("invitations")
       .setPath(OrganizationPath)
       .setUrlParams(PageQuery)
       .addSuccess(Page(Invitation))
+      .addError(errorDoc(OrganizationNotFound))
+      .addError(errorDoc(InvalidCursor))
   )
   .add(
     HttpApiEndpoint.post("create", "/organizations/:organizationId/invitations")
@@ -37,14 +60,20 @@ export const InvitationsApi = HttpApiGroup.make("invitations")
       .setPath(OrganizationPath)
       .setPayload(CreateInvitationRequest)
       .addSuccess(Invitation)
-      .addError(errorDoc(Conflict))
+      .addError(errorDoc(OrganizationNotFound))
+      .addError(errorDoc(RoleNotPermitted))
+      .addError(errorDoc(InviteeAlreadyMember))
+      .addError(errorDoc(InvitationAlreadyPending))
   )
   .add(
     HttpApiEndpoint.del("revoke", "/organizations/:organizationId/invitations/:invitationId")
       .annotate(OpenApi.Summary, "Revoke a pending invitation")
-      .setPath(Schema.Struct({ organizationId: Id, invitationId: Id }))
+      .setPath(Schema.Struct({ organizationId: OrganizationId, invitationId: InvitationId }))
       .addSuccess(Success)
-      .addError(errorDoc(Conflict))
+      .addError(errorDoc(OrganizationNotFound))
+      .addError(errorDoc(RoleNotPermitted))
+      .addError(errorDoc(InvitationNotFound))
+      .addError(errorDoc(InvitationNotPending))
   )
   .add(
     HttpApiEndpoint.post("accept", "/invitations/:invitationId/accept")
@@ -55,15 +84,14 @@ export const InvitationsApi = HttpApiGroup.make("invitations")
       )
       .setPath(InvitationPath)
       .addSuccess(AcceptedInvitation)
-      .addError(errorDoc(Conflict))
+      .addError(AnswerRefused)
+      .addError(errorDoc(AlreadyMember))
   )
   .add(
     HttpApiEndpoint.post("reject", "/invitations/:invitationId/reject")
       .annotate(OpenApi.Summary, "Reject an invitation sent to your verified email")
       .setPath(InvitationPath)
       .addSuccess(Success)
-      .addError(errorDoc(Conflict))
+      .addError(AnswerRefused)
   )
-  .addError(errorDoc(NotFound))
-  .addError(errorDoc(Forbidden))
   .middleware(SessionAuth)

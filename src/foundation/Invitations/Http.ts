@@ -1,7 +1,6 @@
 // Handlers of the `invitations` group.
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { orUnavailable } from "../Database/Unavailable.js"
 import { pageRequest, Success } from "../Domain/Common.js"
 import { FoundationApi } from "../FoundationApi.js"
 import { CurrentSession } from "../Security/Principal.js"
@@ -15,28 +14,24 @@ export const InvitationsHttp = HttpApiBuilder.group(FoundationApi, "invitations"
       .handle("list", ({ path, urlParams }) =>
         Effect.flatMap(CurrentSession, (session) =>
           invitations.list(session, path.organizationId, pageRequest(urlParams))
-        ).pipe(orUnavailable)
+        )
       )
       .handle("create", ({ path, payload }) =>
-        Effect.flatMap(CurrentSession, (session) =>
-          invitations.create(session, path.organizationId, payload)
-        ).pipe(orUnavailable)
+        Effect.flatMap(CurrentSession, (session) => invitations.create(session, path.organizationId, payload))
       )
       .handle("revoke", ({ path }) =>
         Effect.flatMap(CurrentSession, (session) =>
           invitations.revoke(session, path.organizationId, path.invitationId)
-        ).pipe(Effect.as(Success.value), orUnavailable)
+        ).pipe(Effect.as(Success.value))
       )
       .handle("accept", ({ path }) =>
         Effect.flatMap(CurrentSession, (session) => invitations.accept(session, path.invitationId)).pipe(
-          Effect.map((organizationId) => new AcceptedInvitation({ success: true, organizationId })),
-          orUnavailable
+          Effect.map((organizationId) => new AcceptedInvitation({ success: true, organizationId }))
         )
       )
       .handle("reject", ({ path }) =>
         Effect.flatMap(CurrentSession, (session) => invitations.reject(session, path.invitationId)).pipe(
-          Effect.as(Success.value),
-          orUnavailable
+          Effect.as(Success.value)
         )
       )
   })

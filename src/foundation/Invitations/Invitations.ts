@@ -3,15 +3,23 @@
 // rejects. Only a pending invitation can be acted on (409 otherwise), and there is at most one
 // pending invitation per email and organization. The invitee's message goes to the outbox in the
 // same transaction as the invitation.
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Conflict, Forbidden, NotFound } from "../../http/ApiError.js"
 import { Accounts } from "../Accounts/Accounts.js"
+import { Transactions } from "../Database/DatabaseEdge.js"
 import { readPage } from "../Database/KeysetPage.js"
-import { isUniqueViolation } from "../Database/Rows.js"
 import type { PageRequest, Role } from "../Domain/Common.js"
+import {
+  AlreadyMember,
+  EmailNotVerified,
+  InvitationForAnotherEmail,
+  InvitationNotFound,
+  InvitationNotPending,
+  InviteeAlreadyMember,
+  RoleNotPermitted
+} from "../Domain/Errors.js"
+import { InvitationId, MemberId, type OrganizationId } from "../Domain/Ids.js"
 import { Invitation } from "../Domain/Invitation.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { MemberRepo } from "../Members/MemberRepo.js"
@@ -20,16 +28,10 @@ import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import { Outbox } from "../Outbox/Outbox.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { newId } from "../Security/Secrets.js"
+import { traced } from "../Traced.js"
 import { InvitationRepo, type InvitationRow } from "./InvitationRepo.js"
 
-const invitationNotFound = () => new NotFound({ message: "The invitation was not found." })
-const alreadyPending = () =>
-  new Conflict({ message: "A pending invitation for this email already exists in this organization." })
-const alreadyMember = () => new Conflict({ message: "This person is already a member of this organization." })
-const notPending = (status: string) =>
-  new Conflict({ message: `This invitation is ${status}; only a pending invitation can be acted on.` })
-
-/** Rows were validated on their way in, and responses are encoded against the schema anyway. */
+/** Rows were decoded on their way out of the database, and responses are encoded against the schema anyway. */
 const toInvitation = (row: InvitationRow) =>
   new Invitation(
     { id: row.id, email: row.email, role: row.role, status: row.status, expiresAt: row.expiresAt },
@@ -41,7 +43,7 @@ export const INVITATION_LINK_PATH = "/accept-invitation"
 
 export class Invitations extends Effect.Service<Invitations>()("Invitations", {
   effect: Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const transactions = yield* Transactions
     const repo = yield* InvitationRepo
     const members = yield* MemberRepo
     const organizations = yield* OrganizationRepo
@@ -52,130 +54,135 @@ export class Invitations extends Effect.Service<Invitations>()("Invitations", {
     const ttlSeconds = Math.floor(Duration.toSeconds(invitationTtl))
 
     /** Any member may list the invitations, newest first, every status included. */
-    const list = (session: SessionPrincipal, organizationId: string, page: PageRequest) =>
-      Effect.zipRight(
-        access.memberRole(session, organizationId),
-        readPage(page, (after, limit) => repo.page(organizationId, after, limit), toInvitation)
-      )
+    const list = traced(
+      "Invitations.list",
+      (session: SessionPrincipal, organizationId: OrganizationId, page: PageRequest) =>
+        Effect.zipRight(
+          access.memberRole(session, organizationId),
+          readPage(page, (after, limit) => repo.page(organizationId, after, limit), toInvitation)
+        )
+    )
 
     /** An owner or admin (never an admin inviting an owner) invites someone who is not a member. */
-    const create = (
-      session: SessionPrincipal,
-      organizationId: string,
-      input: { readonly email: string; readonly role: Role }
-    ) =>
-      Effect.gen(function* () {
-        const created = yield* sql.withTransaction(
+    const create = traced(
+      "Invitations.create",
+      (
+        session: SessionPrincipal,
+        organizationId: OrganizationId,
+        input: { readonly email: string; readonly role: Role }
+      ) =>
+        Effect.gen(function* () {
+          const created = yield* transactions.run(
+            Effect.gen(function* () {
+              yield* organizations.lockForChange(organizationId)
+              const actor = yield* access.memberRole(session, organizationId)
+              if (actor === "member")
+                return yield* new RoleNotPermitted({ message: "Members cannot invite." })
+              if (actor === "admin" && input.role === "owner") {
+                return yield* new RoleNotPermitted({ message: "Admins cannot invite owners." })
+              }
+              if (yield* members.hasMemberWithEmail(organizationId, input.email)) {
+                return yield* new InviteeAlreadyMember()
+              }
+              // A lapsed invitation no longer counts as the one pending invitation for this email.
+              yield* repo.expireStale(organizationId, input.email)
+              const row = yield* repo.insert({
+                id: InvitationId.make(newId("inv")),
+                organizationId,
+                email: input.email,
+                role: input.role,
+                invitedBy: session.userId,
+                ttlSeconds
+              })
+              yield* outbox.enqueue({
+                kind: "invitation",
+                recipient: input.email,
+                link: outbox.link(INVITATION_LINK_PATH, row.id, "invitation")
+              })
+              return row
+            })
+          )
+          yield* outbox.wake
+          return toInvitation(created)
+        })
+    )
+
+    /** An owner or admin revokes a pending invitation of the organization (admins not an owner's). */
+    const revoke = traced(
+      "Invitations.revoke",
+      (session: SessionPrincipal, organizationId: OrganizationId, invitationId: InvitationId) =>
+        transactions.run(
           Effect.gen(function* () {
             yield* organizations.lockForChange(organizationId)
             const actor = yield* access.memberRole(session, organizationId)
-            if (actor === "member") return yield* new Forbidden({ message: "Members cannot invite." })
-            if (actor === "admin" && input.role === "owner") {
-              return yield* new Forbidden({ message: "Admins cannot invite owners." })
+            if (actor === "member") {
+              return yield* new RoleNotPermitted({ message: "Members cannot revoke invitations." })
             }
-            if (yield* members.hasMemberWithEmail(organizationId, input.email)) return yield* alreadyMember()
-            // A lapsed invitation no longer counts as the one pending invitation for this email.
-            yield* repo.expireStale(organizationId, input.email)
-            const row = yield* repo.insert({
-              id: newId("inv"),
-              organizationId,
-              email: input.email,
-              role: input.role,
-              invitedBy: session.userId,
-              ttlSeconds
-            })
-            yield* outbox.enqueue({
-              kind: "invitation",
-              recipient: input.email,
-              link: outbox.link(INVITATION_LINK_PATH, row.id, "invitation")
-            })
-            return row
+            const invitation = yield* repo.findForUpdate(invitationId)
+            if (Option.isNone(invitation) || invitation.value.organizationId !== organizationId) {
+              return yield* new InvitationNotFound()
+            }
+            if (actor === "admin" && invitation.value.role === "owner") {
+              return yield* new RoleNotPermitted({
+                message: "Admins cannot revoke an invitation to become owner."
+              })
+            }
+            if (invitation.value.status !== "pending") {
+              return yield* new InvitationNotPending({ invitationStatus: invitation.value.status })
+            }
+            yield* repo.setStatus(invitationId, "revoked")
           })
         )
-        yield* outbox.wake
-        return toInvitation(created)
-      }).pipe(
-        Effect.catchIf(
-          (error) => error._tag === "SqlError" && isUniqueViolation(error, "invitations_one_pending"),
-          () => Effect.fail(alreadyPending())
-        )
-      )
-
-    /** An owner or admin revokes a pending invitation of the organization (admins not an owner's). */
-    const revoke = (session: SessionPrincipal, organizationId: string, invitationId: string) =>
-      sql.withTransaction(
-        Effect.gen(function* () {
-          yield* organizations.lockForChange(organizationId)
-          const actor = yield* access.memberRole(session, organizationId)
-          if (actor === "member")
-            return yield* new Forbidden({ message: "Members cannot revoke invitations." })
-          const invitation = yield* repo.findForUpdate(invitationId)
-          if (Option.isNone(invitation) || invitation.value.organizationId !== organizationId) {
-            return yield* invitationNotFound()
-          }
-          if (actor === "admin" && invitation.value.role === "owner") {
-            return yield* new Forbidden({ message: "Admins cannot revoke an invitation to become owner." })
-          }
-          if (invitation.value.status !== "pending") return yield* notPending(invitation.value.status)
-          yield* repo.setStatus(invitationId, "revoked")
-        })
-      )
+    )
 
     /**
      * The pending invitation addressed to the caller, locked: 404 when there is none by that id,
      * 403 unless the caller's verified email is the invitation's, 409 when it is not pending.
      */
-    const addressedToCaller = (session: SessionPrincipal, invitationId: string) =>
+    const addressedToCaller = (session: SessionPrincipal, invitationId: InvitationId) =>
       Effect.gen(function* () {
         const found = yield* repo.findForUpdate(invitationId)
-        if (Option.isNone(found)) return yield* invitationNotFound()
+        if (Option.isNone(found)) return yield* new InvitationNotFound()
         const invitation = found.value
         const user = yield* accounts.profile(session.userId)
         if (user.email.toLowerCase() !== invitation.email.toLowerCase()) {
-          return yield* new Forbidden({ message: "This invitation was sent to another email address." })
+          return yield* new InvitationForAnotherEmail()
         }
-        if (!user.emailVerified) {
-          return yield* new Forbidden({
-            message: "Verify your email address before answering this invitation."
-          })
+        if (!user.emailVerified) return yield* new EmailNotVerified()
+        if (invitation.status !== "pending") {
+          return yield* new InvitationNotPending({ invitationStatus: invitation.status })
         }
-        if (invitation.status !== "pending") return yield* notPending(invitation.status)
         return invitation
       })
 
     /** Joins the organization with the invitation's role. */
-    const accept = (session: SessionPrincipal, invitationId: string) =>
-      sql
-        .withTransaction(
-          Effect.gen(function* () {
-            const invitation = yield* addressedToCaller(session, invitationId)
-            if (Option.isSome(yield* organizations.membershipOf(session.userId, invitation.organizationId))) {
-              return yield* new Conflict({ message: "You are already a member of this organization." })
-            }
-            yield* organizations.insertMember({
-              id: newId("mem"),
-              organizationId: invitation.organizationId,
-              userId: session.userId,
-              role: invitation.role
-            })
-            yield* repo.setStatus(invitationId, "accepted")
-            return invitation.organizationId
+    const accept = traced("Invitations.accept", (session: SessionPrincipal, invitationId: InvitationId) =>
+      transactions.run(
+        Effect.gen(function* () {
+          const invitation = yield* addressedToCaller(session, invitationId)
+          if (Option.isSome(yield* organizations.membershipOf(session.userId, invitation.organizationId))) {
+            return yield* new AlreadyMember()
+          }
+          yield* organizations.insertMember({
+            id: MemberId.make(newId("mem")),
+            organizationId: invitation.organizationId,
+            userId: session.userId,
+            role: invitation.role
           })
-        )
-        .pipe(
-          Effect.catchIf(
-            (error) => error._tag === "SqlError" && isUniqueViolation(error, "members_one_per_user"),
-            () => Effect.fail(new Conflict({ message: "You are already a member of this organization." }))
-          )
-        )
+          yield* repo.setStatus(invitationId, "accepted")
+          return invitation.organizationId
+        })
+      )
+    )
 
-    const reject = (session: SessionPrincipal, invitationId: string) =>
-      sql.withTransaction(
+    const reject = traced("Invitations.reject", (session: SessionPrincipal, invitationId: InvitationId) =>
+      transactions.run(
         Effect.gen(function* () {
           yield* addressedToCaller(session, invitationId)
           yield* repo.setStatus(invitationId, "rejected")
         })
       )
+    )
 
     return { list, create, revoke, accept, reject }
   })

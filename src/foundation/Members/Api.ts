@@ -3,14 +3,22 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
-import { Id, OrganizationPath, Page, PageQuery, Role, Success } from "../Domain/Common.js"
+import { errorDoc } from "../../http/ApiError.js"
+import { Page, PageQuery, Role, Success } from "../Domain/Common.js"
+import {
+  InvalidCursor,
+  LastOwner,
+  MemberNotFound,
+  OrganizationNotFound,
+  RoleNotPermitted
+} from "../Domain/Errors.js"
+import { MemberId, OrganizationId, OrganizationPath } from "../Domain/Ids.js"
 import { Member } from "../Domain/Member.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
 export const UpdateRoleRequest = Schema.Struct({ role: Role })
 
-const MemberPath = Schema.Struct({ organizationId: Id, memberId: Id })
+const MemberPath = Schema.Struct({ organizationId: OrganizationId, memberId: MemberId })
 
 export const MembersApi = HttpApiGroup.make("members")
   .annotate(OpenApi.Description, "Memberships: owners manage anyone, admins non-owners, members may leave")
@@ -20,6 +28,7 @@ export const MembersApi = HttpApiGroup.make("members")
       .setPath(OrganizationPath)
       .setUrlParams(PageQuery)
       .addSuccess(Page(Member))
+      .addError(errorDoc(InvalidCursor))
   )
   .add(
     HttpApiEndpoint.patch("updateRole", "/organizations/:organizationId/members/:memberId")
@@ -31,6 +40,8 @@ export const MembersApi = HttpApiGroup.make("members")
       .setPath(MemberPath)
       .setPayload(UpdateRoleRequest)
       .addSuccess(Success)
+      .addError(errorDoc(MemberNotFound))
+      .addError(errorDoc(LastOwner))
   )
   .add(
     HttpApiEndpoint.del("remove", "/organizations/:organizationId/members/:memberId")
@@ -41,7 +52,9 @@ export const MembersApi = HttpApiGroup.make("members")
       )
       .setPath(MemberPath)
       .addSuccess(Success)
+      .addError(errorDoc(MemberNotFound))
+      .addError(errorDoc(LastOwner))
   )
-  .addError(errorDoc(NotFound))
-  .addError(errorDoc(Forbidden))
+  .addError(errorDoc(OrganizationNotFound))
+  .addError(errorDoc(RoleNotPermitted))
   .middleware(SessionAuth)

@@ -1,7 +1,6 @@
 // Handlers of the `members` group.
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { orUnavailable } from "../Database/Unavailable.js"
 import { pageRequest, Success } from "../Domain/Common.js"
 import { FoundationApi } from "../FoundationApi.js"
 import { CurrentSession } from "../Security/Principal.js"
@@ -14,17 +13,17 @@ export const MembersHttp = HttpApiBuilder.group(FoundationApi, "members", (handl
       .handle("list", ({ path, urlParams }) =>
         Effect.flatMap(CurrentSession, (session) =>
           members.list(session, path.organizationId, pageRequest(urlParams))
-        ).pipe(orUnavailable)
+        )
       )
       .handle("updateRole", ({ path, payload }) =>
         Effect.flatMap(CurrentSession, (session) =>
           members.updateRole(session, path.organizationId, path.memberId, payload.role)
-        ).pipe(Effect.as(Success.value), orUnavailable)
+        ).pipe(Effect.as(Success.value))
       )
       .handle("remove", ({ path }) =>
         Effect.flatMap(CurrentSession, (session) =>
           members.remove(session, path.organizationId, path.memberId)
-        ).pipe(Effect.as(Success.value), orUnavailable)
+        ).pipe(Effect.as(Success.value))
       )
   })
 )

@@ -1,63 +1,99 @@
 // SQL for the members of an organization: the keyset-paged list (in the order they joined), one
 // membership, role changes, removal and the owner count behind the last-owner rule.
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import type * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, type Position } from "../Database/KeysetPage.js"
-import type { Role } from "../Domain/Common.js"
-import type { Membership } from "../Organizations/OrganizationRepo.js"
+import { Role } from "../Domain/Common.js"
+import { MemberId, OrganizationId, UserId } from "../Domain/Ids.js"
 
-export interface MemberRow extends Position {
-  readonly userId: string
-  readonly name: string
-  readonly email: string
-  readonly role: Role
-}
+/**
+ * A row of the members list. Names and emails were validated on their way into `users`; they are
+ * read as text (the list's items are encoded against the `Member` schema on their way out anyway).
+ */
+export const MemberRow = Schema.Struct({
+  id: MemberId,
+  userId: UserId,
+  name: Schema.String,
+  email: Schema.String,
+  role: Role,
+  createdAt: Schema.DateFromSelf
+})
+export type MemberRow = typeof MemberRow.Type
 
-export interface TargetMember extends Membership {
-  readonly userId: string
-}
+/** The member a change is about: its membership, role and person. */
+export const TargetMember = Schema.Struct({ id: MemberId, userId: UserId, role: Role })
+export type TargetMember = typeof TargetMember.Type
+
+const decodeMemberRows = Schema.decodeUnknown(Schema.Array(MemberRow))
 
 export class MemberRepo extends Effect.Service<MemberRepo>()("MemberRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     /** `limit` rows after `after`, oldest membership first (served by `members_page_idx`). */
-    const page = (organizationId: string, after: Option.Option<Position>, limit: number) =>
-      sql<MemberRow>`
-        SELECT m.id, m.user_id, u.name, u.email, m.role, m.created_at
-        FROM members m JOIN users u ON u.id = m.user_id
-        WHERE m.organization_id = ${organizationId} AND ${keysetCondition(sql, after, "after", "m.")}
-        ORDER BY m.created_at, m.id
-        LIMIT ${limit}`
+    const page = repositoryCall(
+      "MemberRepo.page",
+      (organizationId: OrganizationId, after: Option.Option<Position>, limit: number) =>
+        Effect.flatMap(
+          sql`
+            SELECT m.id, m.user_id, u.name, u.email, m.role, m.created_at
+            FROM members m JOIN users u ON u.id = m.user_id
+            WHERE m.organization_id = ${organizationId} AND ${keysetCondition(sql, after, "after", "m.")}
+            ORDER BY m.created_at, m.id
+            LIMIT ${limit}`,
+          decodeMemberRows
+        )
+    )
 
-    const find = (organizationId: string, memberId: string) =>
-      Effect.map(
-        sql<TargetMember>`
-          SELECT id, user_id, role FROM members WHERE id = ${memberId} AND organization_id = ${organizationId}`,
-        (rows) => Option.fromNullable(rows[0])
+    const findRow = SqlSchema.findOne({
+      Request: Schema.Struct({ organizationId: OrganizationId, memberId: MemberId }),
+      Result: TargetMember,
+      execute: ({ organizationId, memberId }) => sql`
+        SELECT id, user_id, role FROM members WHERE id = ${memberId} AND organization_id = ${organizationId}`
+    })
+
+    const find = repositoryCall("MemberRepo.find", (organizationId: OrganizationId, memberId: MemberId) =>
+      findRow({ organizationId, memberId })
+    )
+
+    const countOwners = SqlSchema.single({
+      Request: OrganizationId,
+      Result: Schema.Struct({ count: Schema.Int }),
+      execute: (organizationId) => sql`
+        SELECT count(*)::int AS count FROM members WHERE organization_id = ${organizationId} AND role = 'owner'`
+    })
+
+    const owners = repositoryCall("MemberRepo.owners", (organizationId: OrganizationId) =>
+      countOwners(organizationId).pipe(
+        // An aggregate always returns its row.
+        Effect.catchTag("NoSuchElementException", (error) => Effect.die(error)),
+        Effect.map((row) => row.count)
       )
+    )
 
-    const owners = (organizationId: string) =>
-      Effect.map(
-        sql<{ count: number }>`
-          SELECT count(*)::int AS count FROM members WHERE organization_id = ${organizationId} AND role = 'owner'`,
-        (rows) => rows[0]?.count ?? 0
-      )
-
-    const setRole = (memberId: string, role: Role) =>
+    const setRole = repositoryCall("MemberRepo.setRole", (memberId: MemberId, role: Role) =>
       sql`UPDATE members SET role = ${role} WHERE id = ${memberId}`.pipe(Effect.asVoid)
+    )
 
-    const remove = (memberId: string) => sql`DELETE FROM members WHERE id = ${memberId}`.pipe(Effect.asVoid)
+    const remove = repositoryCall("MemberRepo.remove", (memberId: MemberId) =>
+      sql`DELETE FROM members WHERE id = ${memberId}`.pipe(Effect.asVoid)
+    )
 
     /** True when a user with this email (any case) is a member of the organization. */
-    const hasMemberWithEmail = (organizationId: string, email: string) =>
-      Effect.map(
-        sql`
-          SELECT 1 FROM members m JOIN users u ON u.id = m.user_id
-          WHERE m.organization_id = ${organizationId} AND lower(u.email) = lower(${email})`,
-        (rows) => rows.length > 0
-      )
+    const hasMemberWithEmail = repositoryCall(
+      "MemberRepo.hasMemberWithEmail",
+      (organizationId: OrganizationId, email: string) =>
+        Effect.map(
+          sql`
+            SELECT 1 FROM members m JOIN users u ON u.id = m.user_id
+            WHERE m.organization_id = ${organizationId} AND lower(u.email) = lower(${email})`,
+          (rows) => rows.length > 0
+        )
+    )
 
     return { page, find, owners, setRole, remove, hasMemberWithEmail }
   })

@@ -4,9 +4,19 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Conflict, errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
-import { Id, OrganizationPath, Success } from "../Domain/Common.js"
+import { errorDoc } from "../../http/ApiError.js"
+import { Success } from "../Domain/Common.js"
 import { CredentialContext } from "../Domain/CredentialContext.js"
+import {
+  OrganizationNotFound,
+  RoleNotPermitted,
+  SlugTaken,
+  StaleVersion,
+  TokenForAnotherOrganization,
+  TokenScopeMissing,
+  Unauthenticated
+} from "../Domain/Errors.js"
+import { OrganizationId, OrganizationPath } from "../Domain/Ids.js"
 import {
   CompanyDetail,
   Organization,
@@ -25,7 +35,7 @@ export const CreateOrganizationRequest = Schema.Struct({
 
 export const ContextResponse = Schema.Struct({
   user: UserProfile,
-  activeOrganizationId: Schema.NullOr(Id),
+  activeOrganizationId: Schema.NullOr(OrganizationId),
   organizations: Schema.Array(OrganizationWithRole)
 })
 
@@ -45,7 +55,7 @@ export const UpdateOrganizationRequest = Schema.Struct({
 })
 export type UpdateOrganizationRequest = typeof UpdateOrganizationRequest.Type
 
-export const SwitchOrganizationRequest = Schema.Struct({ organizationId: Id })
+export const SwitchOrganizationRequest = Schema.Struct({ organizationId: OrganizationId })
 
 export const OrganizationsApi = HttpApiGroup.make("organizations")
   .annotate(OpenApi.Description, "Organizations and the session's active one")
@@ -54,7 +64,7 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
       .annotate(OpenApi.Summary, "Create an organization; the caller becomes its owner")
       .setPayload(CreateOrganizationRequest)
       .addSuccess(Organization)
-      .addError(errorDoc(Conflict))
+      .addError(errorDoc(SlugTaken))
       .middleware(SessionAuth)
   )
   .add(
@@ -72,8 +82,10 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
       )
       .setPath(OrganizationPath)
       .addSuccess(Organization)
-      .addError(errorDoc(NotFound))
-      .addError(errorDoc(Forbidden))
+      .addError(errorDoc(OrganizationNotFound))
+      .addError(errorDoc(RoleNotPermitted))
+      .addError(errorDoc(TokenForAnotherOrganization))
+      .addError(errorDoc(TokenScopeMissing))
       .middleware(CredentialAuth)
   )
   .add(
@@ -86,9 +98,11 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
       .setPath(OrganizationPath)
       .setPayload(UpdateOrganizationRequest)
       .addSuccess(Organization)
-      .addError(errorDoc(NotFound))
-      .addError(errorDoc(Forbidden))
-      .addError(errorDoc(Conflict))
+      .addError(errorDoc(OrganizationNotFound))
+      .addError(errorDoc(RoleNotPermitted))
+      .addError(errorDoc(TokenForAnotherOrganization))
+      .addError(errorDoc(TokenScopeMissing))
+      .addError(errorDoc(StaleVersion))
       .middleware(CredentialAuth)
   )
   .add(
@@ -96,7 +110,7 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
       .annotate(OpenApi.Summary, "Set the session's active organization")
       .setPayload(SwitchOrganizationRequest)
       .addSuccess(Success)
-      .addError(errorDoc(NotFound))
+      .addError(errorDoc(OrganizationNotFound))
       .middleware(SessionAuth)
   )
 
@@ -106,6 +120,7 @@ export const ContextApi = HttpApiGroup.make("context")
     HttpApiEndpoint.get("credential", "/credential-context")
       .annotate(OpenApi.Summary, "Who the calling credential is: organization and scopes")
       .addSuccess(CredentialContext)
+      .addError(errorDoc(Unauthenticated))
       .middleware(CredentialAuth)
   )
   .add(

@@ -2,9 +2,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Unauthorized } from "../../http/ApiError.js"
 import { Accounts } from "../Accounts/Accounts.js"
-import { orUnavailable } from "../Database/Unavailable.js"
 import { Success } from "../Domain/Common.js"
 import {
   ApiKeyCredentialContext,
@@ -12,6 +10,8 @@ import {
   OAuthCredentialContext,
   SessionCredentialContext
 } from "../Domain/CredentialContext.js"
+import { Unauthenticated } from "../Domain/Errors.js"
+import type { OrganizationId } from "../Domain/Ids.js"
 import { FoundationApi } from "../FoundationApi.js"
 import { CurrentPrincipal, CurrentSession, type Principal } from "../Security/Principal.js"
 import { OrganizationRepo } from "./OrganizationRepo.js"
@@ -22,29 +22,23 @@ export const OrganizationsHttp = HttpApiBuilder.group(FoundationApi, "organizati
     const organizations = yield* Organizations
     return handlers
       .handle("create", ({ payload }) =>
-        Effect.flatMap(CurrentSession, (session) => organizations.create(session, payload)).pipe(
-          orUnavailable
-        )
+        Effect.flatMap(CurrentSession, (session) => organizations.create(session, payload))
       )
       .handle("list", () =>
-        Effect.flatMap(CurrentSession, (session) => organizations.listForUser(session.userId)).pipe(
-          orUnavailable
-        )
+        Effect.flatMap(CurrentSession, (session) => organizations.listForUser(session.userId))
       )
       .handle("get", ({ path }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          organizations.get(principal, path.organizationId)
-        ).pipe(orUnavailable)
+        Effect.flatMap(CurrentPrincipal, (principal) => organizations.get(principal, path.organizationId))
       )
       .handle("update", ({ path, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           organizations.update(principal, path.organizationId, payload)
-        ).pipe(orUnavailable)
+        )
       )
       .handle("switch", ({ payload }) =>
         Effect.flatMap(CurrentSession, (session) =>
           organizations.switchTo(session, payload.organizationId)
-        ).pipe(Effect.as(Success.value), orUnavailable)
+        ).pipe(Effect.as(Success.value))
       )
   })
 )
@@ -55,10 +49,10 @@ export const ContextHttp = HttpApiBuilder.group(FoundationApi, "context", (handl
     const repo = yield* OrganizationRepo
 
     /** The organization a token is bound to; it cannot be missing (tokens go with their organization). */
-    const boundOrganization = (organizationId: string) =>
+    const boundOrganization = (organizationId: OrganizationId) =>
       Effect.flatMap(repo.nameOf(organizationId), (name) =>
         Option.match(name, {
-          onNone: () => Effect.fail(new Unauthorized({})),
+          onNone: () => Effect.fail(new Unauthenticated()),
           onSome: (name) => Effect.succeed({ id: organizationId, name })
         })
       )
@@ -100,7 +94,7 @@ export const ContextHttp = HttpApiBuilder.group(FoundationApi, "context", (handl
     }
 
     return handlers
-      .handle("credential", () => Effect.flatMap(CurrentPrincipal, credentialContext).pipe(orUnavailable))
+      .handle("credential", () => Effect.flatMap(CurrentPrincipal, credentialContext))
       .handle("get", () =>
         Effect.gen(function* () {
           const session = yield* CurrentSession
@@ -109,7 +103,7 @@ export const ContextHttp = HttpApiBuilder.group(FoundationApi, "context", (handl
             repo.listForUser(session.userId)
           ])
           return { user, activeOrganizationId: session.activeOrganizationId, organizations }
-        }).pipe(orUnavailable)
+        })
       )
   })
 )

@@ -1,19 +1,24 @@
 // Who may act on an organization (extensions §3), in one place. A session whose user is not a
 // member gets 404, as for an organization that does not exist; a bearer token used on another
 // organization gets 403, and so does one lacking the scope an operation needs.
-import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Forbidden, NotFound } from "../../http/ApiError.js"
 import type { Role, Scope } from "../Domain/Common.js"
+import {
+  type DatabaseUnavailable,
+  OrganizationNotFound,
+  RoleNotPermitted,
+  TokenForAnotherOrganization,
+  TokenScopeMissing
+} from "../Domain/Errors.js"
+import type { OrganizationId } from "../Domain/Ids.js"
 import type { Principal, SessionPrincipal } from "../Security/Principal.js"
+import { traced } from "../Traced.js"
 import { type Membership, OrganizationRepo } from "./OrganizationRepo.js"
 
 /** The roles that manage an organization: its details, tokens and invitations. */
 export const managers: ReadonlyArray<Role> = ["owner", "admin"]
 export const anyRole: ReadonlyArray<Role> = ["owner", "admin", "member"]
-
-export const organizationNotFound = () => new NotFound({ message: "The organization was not found." })
 
 export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("OrganizationAccess", {
   effect: Effect.gen(function* () {
@@ -22,28 +27,34 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
     /** The session user's membership (id and role); 404 when not a member. */
     const membership = (
       session: SessionPrincipal,
-      organizationId: string
-    ): Effect.Effect<Membership, NotFound | SqlError> =>
+      organizationId: OrganizationId
+    ): Effect.Effect<Membership, OrganizationNotFound | DatabaseUnavailable> =>
       Effect.flatMap(organizations.membershipOf(session.userId, organizationId), (found) =>
-        Option.match(found, { onNone: () => Effect.fail(organizationNotFound()), onSome: Effect.succeed })
+        Option.match(found, {
+          onNone: () => Effect.fail(new OrganizationNotFound()),
+          onSome: Effect.succeed
+        })
       )
 
     /** The session user's role in the organization; 404 when not a member. */
     const memberRole = (
       session: SessionPrincipal,
-      organizationId: string
-    ): Effect.Effect<Role, NotFound | SqlError> =>
+      organizationId: OrganizationId
+    ): Effect.Effect<Role, OrganizationNotFound | DatabaseUnavailable> =>
       Effect.map(membership(session, organizationId), (found) => found.role)
 
     /** The session user's role, which must be one of `allowed` (403 otherwise; 404 when not a member). */
-    const requireRole = (
-      session: SessionPrincipal,
-      organizationId: string,
-      allowed: ReadonlyArray<Role>
-    ): Effect.Effect<Role, NotFound | Forbidden | SqlError> =>
-      Effect.flatMap(memberRole(session, organizationId), (role) =>
-        allowed.includes(role) ? Effect.succeed(role) : Effect.fail(new Forbidden({}))
-      )
+    const requireRole = traced(
+      "OrganizationAccess.requireRole",
+      (
+        session: SessionPrincipal,
+        organizationId: OrganizationId,
+        allowed: ReadonlyArray<Role>
+      ): Effect.Effect<Role, OrganizationNotFound | RoleNotPermitted | DatabaseUnavailable> =>
+        Effect.flatMap(memberRole(session, organizationId), (role) =>
+          allowed.includes(role) ? Effect.succeed(role) : Effect.fail(new RoleNotPermitted())
+        )
+    )
 
     /**
      * For operations open to bearer tokens and sessions: a token must be bound to this organization
@@ -51,17 +62,22 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
      */
     const authorize = (
       principal: Principal,
-      organizationId: string,
+      organizationId: OrganizationId,
       scope: Scope,
       roles: ReadonlyArray<Role>
-    ): Effect.Effect<void, NotFound | Forbidden | SqlError> => {
+    ): Effect.Effect<
+      void,
+      | OrganizationNotFound
+      | RoleNotPermitted
+      | TokenForAnotherOrganization
+      | TokenScopeMissing
+      | DatabaseUnavailable
+    > => {
       if (principal.kind === "session") return Effect.asVoid(requireRole(principal, organizationId, roles))
       if (principal.organizationId !== organizationId) {
-        return Effect.fail(new Forbidden({ message: "This token is bound to another organization." }))
+        return Effect.fail(new TokenForAnotherOrganization())
       }
-      return principal.scopes.includes(scope)
-        ? Effect.void
-        : Effect.fail(new Forbidden({ message: `This token lacks the ${scope} scope.` }))
+      return principal.scopes.includes(scope) ? Effect.void : Effect.fail(new TokenScopeMissing({ scope }))
     }
 
     return { memberRole, membership, requireRole, authorize }

@@ -1,18 +1,24 @@
-// SQL for organizations and memberships.
+// SQL for organizations and memberships. Rows are decoded by the domain's schemas; a taken slug and
+// a second membership come back as `SlugTaken` and `AlreadyMember`, everything else through the
+// database edge.
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { orDieOnParse } from "../Database/Rows.js"
-import type { Role } from "../Domain/Common.js"
-import { Organization, OrganizationWithRole } from "../Domain/Organization.js"
+import { onUniqueViolation, repositoryCall } from "../Database/DatabaseEdge.js"
+import { Role } from "../Domain/Common.js"
+import { AlreadyMember, SlugTaken } from "../Domain/Errors.js"
+import { MemberId, OrganizationId, UserId } from "../Domain/Ids.js"
+import { Organization, OrganizationWithRole, type Slug } from "../Domain/Organization.js"
 
 /** The caller's membership: its id (the `memberId` of member paths) and role. */
-export interface Membership {
-  readonly id: string
-  readonly role: Role
-}
+export const Membership = Schema.Struct({ id: MemberId, role: Role })
+export type Membership = typeof Membership.Type
+
+/** Ids, names and roles only: what the credential context shows. */
+export const OrganizationSummary = Schema.Struct({ id: OrganizationId, name: Schema.String, role: Role })
+export type OrganizationSummary = typeof OrganizationSummary.Type
 
 /** What organizations.update writes: `undefined` keeps a detail, `null` clears it. */
 export interface OrganizationChanges {
@@ -23,11 +29,7 @@ export interface OrganizationChanges {
   readonly address: string | null | undefined
 }
 
-export interface OrganizationSummary {
-  readonly id: string
-  readonly name: string
-  readonly role: Role
-}
+const MembershipKey = Schema.Struct({ userId: UserId, organizationId: OrganizationId })
 
 export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("OrganizationRepo", {
   effect: Effect.gen(function* () {
@@ -37,66 +39,99 @@ export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("Organi
     )
 
     const findById = SqlSchema.findOne({
-      Request: Schema.String,
+      Request: OrganizationId,
       Result: Organization,
       execute: (id) => sql`SELECT ${columns} FROM organizations o WHERE o.id = ${id}`
     })
 
     const listForUser = SqlSchema.findAll({
-      Request: Schema.String,
+      Request: UserId,
       Result: OrganizationWithRole,
       execute: (userId) => sql`
         SELECT ${columns}, m.role FROM members m JOIN organizations o ON o.id = m.organization_id
         WHERE m.user_id = ${userId} ORDER BY m.created_at, o.id`
     })
 
+    const summariesForUser = SqlSchema.findAll({
+      Request: UserId,
+      Result: OrganizationSummary,
+      execute: (userId) => sql`
+        SELECT o.id, o.name, m.role FROM members m JOIN organizations o ON o.id = m.organization_id
+        WHERE m.user_id = ${userId} ORDER BY m.created_at, o.id`
+    })
+
+    const nameOf = SqlSchema.findOne({
+      Request: OrganizationId,
+      Result: Schema.Struct({ name: Schema.String }),
+      execute: (id) => sql`SELECT name FROM organizations WHERE id = ${id}`
+    })
+
+    const membershipOf = SqlSchema.findOne({
+      Request: MembershipKey,
+      Result: Membership,
+      execute: ({ userId, organizationId }) =>
+        sql`SELECT id, role FROM members WHERE user_id = ${userId} AND organization_id = ${organizationId}`
+    })
+
+    const lockForChange = SqlSchema.findOne({
+      Request: OrganizationId,
+      Result: Schema.Struct({ version: Organization.fields.version }),
+      execute: (id) => sql`SELECT version FROM organizations WHERE id = ${id} FOR NO KEY UPDATE`
+    })
+
     return {
-      findById: (id: string) => orDieOnParse(findById(id)),
+      findById: repositoryCall("OrganizationRepo.findById", findById),
 
       /** The user's organizations with their role, in the order they joined them. */
-      listForUser: (userId: string) => orDieOnParse(listForUser(userId)),
+      listForUser: repositoryCall("OrganizationRepo.listForUser", listForUser),
 
-      /** Ids, names and roles only: what the credential context shows. */
-      summariesForUser: (userId: string) =>
-        sql<OrganizationSummary>`
-          SELECT o.id, o.name, m.role FROM members m JOIN organizations o ON o.id = m.organization_id
-          WHERE m.user_id = ${userId} ORDER BY m.created_at, o.id`,
+      summariesForUser: repositoryCall("OrganizationRepo.summariesForUser", summariesForUser),
 
-      nameOf: (id: string) =>
-        Effect.map(sql<{ name: string }>`SELECT name FROM organizations WHERE id = ${id}`, (rows) =>
-          Option.fromNullable(rows[0]?.name)
-        ),
+      nameOf: repositoryCall("OrganizationRepo.nameOf", (id: OrganizationId) =>
+        Effect.map(
+          nameOf(id),
+          Option.map((row) => row.name)
+        )
+      ),
 
-      /** Fails with the unique violation `organizations_slug_key` when the slug is taken. */
-      insert: (organization: { readonly id: string; readonly name: string; readonly slug: string }) =>
-        orDieOnParse(
+      /** Fails with `SlugTaken` when the slug is taken. */
+      insert: repositoryCall(
+        "OrganizationRepo.insert",
+        (organization: { readonly id: OrganizationId; readonly name: string; readonly slug: Slug }) =>
           SqlSchema.single({
             Request: Schema.Void,
             Result: Organization,
             execute: () => sql`
               INSERT INTO organizations AS o (id, name, slug) VALUES (${organization.id}, ${organization.name}, ${organization.slug})
               RETURNING ${columns}`
-          })(undefined)
-        ).pipe(Effect.catchTag("NoSuchElementException", (error) => Effect.die(error))),
+          })(undefined).pipe(
+            Effect.catchTag("NoSuchElementException", (error) => Effect.die(error)),
+            onUniqueViolation("organizations_slug_key", () => new SlugTaken())
+          )
+      ),
 
-      insertMember: (member: {
-        readonly id: string
-        readonly organizationId: string
-        readonly userId: string
-        readonly role: Role
-      }) =>
-        sql`
-          INSERT INTO members (id, organization_id, user_id, role)
-          VALUES (${member.id}, ${member.organizationId}, ${member.userId}, ${member.role})`.pipe(
-          Effect.asVoid
-        ),
+      /** Fails with `AlreadyMember` when the user is a member already. */
+      insertMember: repositoryCall(
+        "OrganizationRepo.insertMember",
+        (member: {
+          readonly id: MemberId
+          readonly organizationId: OrganizationId
+          readonly userId: UserId
+          readonly role: Role
+        }) =>
+          sql`
+            INSERT INTO members (id, organization_id, user_id, role)
+            VALUES (${member.id}, ${member.organizationId}, ${member.userId}, ${member.role})`.pipe(
+            Effect.asVoid,
+            onUniqueViolation("members_one_per_user", () => new AlreadyMember())
+          )
+      ),
 
       /** The user's membership of the organization, or none when not a member. */
-      membershipOf: (userId: string, organizationId: string) =>
-        Effect.map(
-          sql<Membership>`SELECT id, role FROM members WHERE user_id = ${userId} AND organization_id = ${organizationId}`,
-          (rows) => Option.fromNullable(rows[0])
-        ),
+      membershipOf: repositoryCall(
+        "OrganizationRepo.membershipOf",
+        (userId: UserId, organizationId: OrganizationId) => membershipOf({ userId, organizationId })
+      ),
 
       /**
        * Locks the organization's row until the transaction ends and returns its version (none when
@@ -105,29 +140,29 @@ export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("Organi
        * write commits (two owners demoting each other cannot leave none) and locks are always taken
        * in the same order. `NO KEY UPDATE` leaves foreign-key checks (new members) unblocked.
        */
-      lockForChange: (organizationId: string) =>
+      lockForChange: repositoryCall("OrganizationRepo.lockForChange", (organizationId: OrganizationId) =>
         Effect.map(
-          sql<{
-            version: number
-          }>`SELECT version FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`,
-          (rows) => Option.fromNullable(rows[0]?.version)
-        ),
+          lockForChange(organizationId),
+          Option.map((row) => row.version)
+        )
+      ),
 
       /** Applies `changes` if `version` is still current and adds 1 to it; none otherwise. */
-      update: (organizationId: string, version: number, changes: OrganizationChanges) => {
-        const detail = (column: string, value: string | null | undefined) =>
-          value === undefined ? [] : [sql`${sql(column)} = ${value}`]
-        const assignments = [
-          sql`name = ${changes.name}`,
-          ...detail("company_name", changes.companyName),
-          ...detail("website", changes.website),
-          ...detail("phone", changes.phone),
-          ...detail("address", changes.address),
-          sql`version = o.version + 1`,
-          sql`updated_at = now()`
-        ]
-        return orDieOnParse(
-          SqlSchema.findOne({
+      update: repositoryCall(
+        "OrganizationRepo.update",
+        (organizationId: OrganizationId, version: number, changes: OrganizationChanges) => {
+          const detail = (column: string, value: string | null | undefined) =>
+            value === undefined ? [] : [sql`${sql(column)} = ${value}`]
+          const assignments = [
+            sql`name = ${changes.name}`,
+            ...detail("company_name", changes.companyName),
+            ...detail("website", changes.website),
+            ...detail("phone", changes.phone),
+            ...detail("address", changes.address),
+            sql`version = o.version + 1`,
+            sql`updated_at = now()`
+          ]
+          return SqlSchema.findOne({
             Request: Schema.Void,
             Result: Organization,
             execute: () => sql`
@@ -135,8 +170,8 @@ export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("Organi
               WHERE o.id = ${organizationId} AND o.version = ${version}
               RETURNING ${columns}`
           })(undefined)
-        )
-      }
+        }
+      )
     }
   })
 }) {}

@@ -6,6 +6,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 export interface OutboxMessage {
+  /**
+   * The same on every attempt to deliver this message. Delivery is at-least-once (a crash between
+   * sending and recording it sends again): a transport whose provider takes an idempotency key (an
+   * email API's `Idempotency-Key`, a fixed `Message-ID`) should pass this id, so a repeat is dropped.
+   */
   readonly id: number
   readonly kind: string
   readonly recipient: string

@@ -4,20 +4,22 @@
 // `AuthenticationLive.ts`; the rule for mixed credentials is written there.
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as Schema from "effect/Schema"
+import { errorDoc } from "../../http/ApiError.js"
 import {
-  errorDoc,
-  Forbidden,
-  ServiceUnavailable,
-  TooManyRequests,
-  Unauthorized
-} from "../../http/ApiError.js"
+  DatabaseUnavailable,
+  ForeignOrigin,
+  RateLimited,
+  SessionRequired,
+  Unauthenticated
+} from "../Domain/Errors.js"
 import { CurrentPrincipal, CurrentSession } from "./Principal.js"
 
 const AuthenticationFailure = Schema.Union(
-  errorDoc(Unauthorized),
-  errorDoc(Forbidden),
-  errorDoc(TooManyRequests),
-  errorDoc(ServiceUnavailable)
+  errorDoc(Unauthenticated),
+  errorDoc(ForeignOrigin),
+  errorDoc(SessionRequired),
+  errorDoc(RateLimited),
+  errorDoc(DatabaseUnavailable)
 )
 
 export class CredentialAuth extends HttpApiMiddleware.Tag<CredentialAuth>()("CredentialAuth", {

@@ -5,13 +5,17 @@
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Forbidden, type TooManyRequests, Unauthorized } from "../../http/ApiError.js"
 import { Sessions } from "../Accounts/Sessions.js"
-import { orUnavailable } from "../Database/Unavailable.js"
+import {
+  type DatabaseUnavailable,
+  ForeignOrigin,
+  type RateLimited,
+  SessionRequired,
+  Unauthenticated
+} from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { ApiTokens } from "../Tokens/ApiTokens.js"
 import { CredentialAuth, SESSION_COOKIE, SessionAuth } from "./Authentication.js"
@@ -26,11 +30,11 @@ const stateChanging = new Set(["POST", "PUT", "PATCH", "DELETE"])
 const MAX_TOKEN_LENGTH = 512
 
 const malformedAuthorization = () =>
-  new Unauthorized({ message: "The Authorization header must be of the form `Bearer <token>`." })
-const invalidToken = () => new Unauthorized({ message: "The token is invalid, expired or revoked." })
-const noSession = () => new Unauthorized({ message: "Sign in to continue." })
+  new Unauthenticated({ message: "The Authorization header must be of the form `Bearer <token>`." })
+const invalidToken = () => new Unauthenticated({ message: "The token is invalid, expired or revoked." })
+const noSession = () => new Unauthenticated()
 const invalidSession = () =>
-  new Unauthorized({ message: "The session is invalid, expired or revoked. Sign in again." })
+  new Unauthenticated({ message: "The session is invalid, expired or revoked. Sign in again." })
 
 /** The Origin check of session writes: a missing or different Origin is refused. */
 export const hasPublicOrigin = (
@@ -64,7 +68,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("Authenticato
         const found = yield* sessions.authenticate(token)
         if (Option.isNone(found)) return yield* invalidSession()
         if (!hasPublicOrigin(request, publicOrigin)) {
-          return yield* new Forbidden({
+          return yield* new ForeignOrigin({
             message: "State-changing requests with a session must come from the service's origin."
           })
         }
@@ -83,21 +87,19 @@ export class Authenticator extends Effect.Service<Authenticator>()("Authenticato
     /** A bearer token or a session. */
     const credential = Effect.flatMap(
       HttpServerRequest.HttpServerRequest,
-      (request): Effect.Effect<Principal, Unauthorized | Forbidden | TooManyRequests | SqlError> => {
+      (
+        request
+      ): Effect.Effect<Principal, Unauthenticated | ForeignOrigin | RateLimited | DatabaseUnavailable> => {
         const authorization = request.headers.authorization
         return authorization === undefined ? session(request) : bearer(authorization)
       }
-    ).pipe(orUnavailable)
+    )
 
     /** A session only: a valid bearer token is known but may not act here (403). */
     const sessionOnly = Effect.flatMap(
       credential,
-      (principal): Effect.Effect<SessionPrincipal, Forbidden> =>
-        principal.kind === "session"
-          ? Effect.succeed(principal)
-          : Effect.fail(
-              new Forbidden({ message: "This operation needs a signed-in session; tokens cannot use it." })
-            )
+      (principal): Effect.Effect<SessionPrincipal, SessionRequired> =>
+        principal.kind === "session" ? Effect.succeed(principal) : Effect.fail(new SessionRequired())
     )
 
     return { credential, sessionOnly }

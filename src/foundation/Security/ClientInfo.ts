@@ -3,8 +3,8 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Forbidden } from "../../http/ApiError.js"
 import type { ClientInfo } from "../Accounts/Accounts.js"
+import { ForeignOrigin } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 
 const MAX_USER_AGENT = 512
@@ -26,13 +26,13 @@ export const clientInfo: Effect.Effect<ClientInfo, never, HttpServerRequest.Http
  */
 export const rejectForeignOrigin: Effect.Effect<
   void,
-  Forbidden,
+  ForeignOrigin,
   HttpServerRequest.HttpServerRequest | FoundationConfig
 > = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { publicOrigin } = yield* FoundationConfig
   const origin = request.headers.origin
   if (origin !== undefined && origin !== publicOrigin) {
-    return yield* new Forbidden({ message: "This request must come from the service's origin." })
+    return yield* new ForeignOrigin()
   }
 })

@@ -3,21 +3,22 @@
 // endpoints). OAuth grants have their shape already so that adding them later changes no handler.
 import * as Context from "effect/Context"
 import type { Scope } from "../Domain/Common.js"
+import type { OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
 
 /** A signed-in person (the session cookie). */
 export interface SessionPrincipal {
   readonly kind: "session"
-  readonly sessionId: string
-  readonly userId: string
+  readonly sessionId: SessionId
+  readonly userId: UserId
   /** The organization the session works in, when it still belongs to it. */
-  readonly activeOrganizationId: string | null
+  readonly activeOrganizationId: OrganizationId | null
 }
 
 /** An organization API token: bound to one organization, limited to its scopes. */
 export interface ApiKeyPrincipal {
   readonly kind: "apiKey"
-  readonly tokenId: string
-  readonly organizationId: string
+  readonly tokenId: TokenId
+  readonly organizationId: OrganizationId
   readonly scopes: ReadonlyArray<Scope>
 }
 
@@ -26,7 +27,7 @@ export interface OAuthPrincipal {
   readonly kind: "oauth"
   readonly grantId: string
   readonly clientId: string
-  readonly organizationId: string
+  readonly organizationId: OrganizationId
   readonly scopes: ReadonlyArray<Scope>
 }
 

@@ -3,8 +3,10 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { errorDoc, Forbidden, NotFound } from "../../http/ApiError.js"
-import { Id, OrganizationPath, Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
+import { errorDoc } from "../../http/ApiError.js"
+import { Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
+import { InvalidCursor, OrganizationNotFound, RoleNotPermitted, TokenNotFound } from "../Domain/Errors.js"
+import { OrganizationId, OrganizationPath, TokenId } from "../Domain/Ids.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
 export const CreateTokenRequest = Schema.Struct({
@@ -14,7 +16,7 @@ export const CreateTokenRequest = Schema.Struct({
 })
 
 export const CreatedToken = Schema.Struct({
-  id: Id,
+  id: TokenId,
   name: Schema.String,
   scopes: Schema.Array(Scope),
   createdAt: Timestamp,
@@ -24,7 +26,7 @@ export const CreatedToken = Schema.Struct({
 })
 
 export const TokenItem = Schema.Struct({
-  id: Id,
+  id: TokenId,
   name: Schema.String,
   scopes: Schema.Array(Scope),
   prefix: Schema.String,
@@ -51,13 +53,15 @@ export const TokensApi = HttpApiGroup.make("tokens")
       .setPath(OrganizationPath)
       .setUrlParams(PageQuery)
       .addSuccess(Page(TokenItem))
+      .addError(errorDoc(InvalidCursor))
   )
   .add(
     HttpApiEndpoint.del("revoke", "/organizations/:organizationId/tokens/:tokenId")
       .annotate(OpenApi.Summary, "Revoke an API token")
-      .setPath(Schema.Struct({ organizationId: Id, tokenId: Id }))
+      .setPath(Schema.Struct({ organizationId: OrganizationId, tokenId: TokenId }))
       .addSuccess(Success)
+      .addError(errorDoc(TokenNotFound))
   )
-  .addError(errorDoc(NotFound))
-  .addError(errorDoc(Forbidden))
+  .addError(errorDoc(OrganizationNotFound))
+  .addError(errorDoc(RoleNotPermitted))
   .middleware(SessionAuth)

@@ -1,31 +1,39 @@
 // Organization API tokens (extensions §5): shown once at creation, stored as a hash with a short
 // prefix that identifies them in lists, bound to one organization with scopes and an expiry.
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { NotFound } from "../../http/ApiError.js"
+import * as Schema from "effect/Schema"
+import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, readPage } from "../Database/KeysetPage.js"
-import type { PageRequest, Scope } from "../Domain/Common.js"
+import { type PageRequest, Scope } from "../Domain/Common.js"
+import { TokenNotFound } from "../Domain/Errors.js"
+import { OrganizationId, TokenId, type UserId } from "../Domain/Ids.js"
 import type { ApiKeyPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
+import { traced } from "../Traced.js"
 
-export interface TokenListing {
-  readonly id: string
-  readonly name: string
-  readonly scopes: ReadonlyArray<Scope>
-  readonly prefix: string
-  readonly createdAt: Date
-  readonly expiresAt: Date
-  readonly lastUsedAt: Date | null
-}
+/** A token as the organization's token list shows it (never the token itself). */
+export const TokenListing = Schema.Struct({
+  id: TokenId,
+  name: Schema.String,
+  scopes: Schema.Array(Scope),
+  prefix: Schema.String,
+  createdAt: Schema.DateFromSelf,
+  expiresAt: Schema.DateFromSelf,
+  lastUsedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type TokenListing = typeof TokenListing.Type
 
-interface TokenRow {
-  readonly id: string
-  readonly organizationId: string
-  readonly scopes: ReadonlyArray<Scope>
-  readonly stale: boolean
-}
+const decodeListings = Schema.decodeUnknown(Schema.Array(TokenListing))
+
+const TokenRow = Schema.Struct({
+  id: TokenId,
+  organizationId: OrganizationId,
+  scopes: Schema.Array(Scope),
+  stale: Schema.Boolean
+})
 
 /** Every token starts with this, so secret scanners and people can recognise one. */
 export const TOKEN_PREFIX = "fst_"
@@ -36,67 +44,95 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const create = (input: {
-      readonly organizationId: string
-      readonly createdBy: string
-      readonly name: string
-      readonly scopes: ReadonlyArray<Scope>
-      readonly expiresInDays: number
-    }) =>
-      Effect.gen(function* () {
+    const create = repositoryCall(
+      "ApiTokens.create",
+      (input: {
+        readonly organizationId: OrganizationId
+        readonly createdBy: UserId
+        readonly name: string
+        readonly scopes: ReadonlyArray<Scope>
+        readonly expiresInDays: number
+      }) => {
         const token = `${TOKEN_PREFIX}${randomSecret(40)}`
-        const id = newId("tok")
+        const id = TokenId.make(newId("tok"))
         const scopes = [...new Set(input.scopes)].sort()
         // Scopes come from a closed enumeration, so this array literal needs no escaping.
         const scopesLiteral = `{${scopes.join(",")}}`
-        const [row] = yield* sql<{ createdAt: Date; expiresAt: Date }>`
-          INSERT INTO api_tokens (id, organization_id, name, scopes, prefix, token_hash, created_by, expires_at)
-          VALUES (${id}, ${input.organizationId}, ${input.name}, ${scopesLiteral}::text[], ${token.slice(0, SHOWN_LENGTH)},
-            ${hashSecret(token)}, ${input.createdBy}, now() + make_interval(days => ${input.expiresInDays}::int))
-          RETURNING created_at, expires_at`
-        if (row === undefined) return yield* Effect.dieMessage("INSERT … RETURNING gave no row")
-        return { id, name: input.name, scopes, createdAt: row.createdAt, expiresAt: row.expiresAt, token }
-      })
+        return SqlSchema.single({
+          Request: Schema.Void,
+          Result: Schema.Struct({ createdAt: Schema.DateFromSelf, expiresAt: Schema.DateFromSelf }),
+          execute: () => sql`
+            INSERT INTO api_tokens (id, organization_id, name, scopes, prefix, token_hash, created_by, expires_at)
+            VALUES (${id}, ${input.organizationId}, ${input.name}, ${scopesLiteral}::text[], ${token.slice(0, SHOWN_LENGTH)},
+              ${hashSecret(token)}, ${input.createdBy}, now() + make_interval(days => ${input.expiresInDays}::int))
+            RETURNING created_at, expires_at`
+        })(undefined).pipe(
+          Effect.catchTag("NoSuchElementException", (error) => Effect.die(error)),
+          Effect.map((row) => ({
+            id,
+            name: input.name,
+            scopes,
+            createdAt: row.createdAt,
+            expiresAt: row.expiresAt,
+            token
+          }))
+        )
+      }
+    )
+
+    const findLive = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: TokenRow,
+      execute: (tokenHash) => sql`
+        SELECT id, organization_id, scopes,
+          (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
+        FROM api_tokens
+        WHERE token_hash = ${tokenHash} AND revoked_at IS NULL AND expires_at > now()`
+    })
 
     /** The live token, if any; records its use at most once a minute. */
-    const authenticate = (token: string): Effect.Effect<Option.Option<ApiKeyPrincipal>, SqlError> =>
+    const authenticate = repositoryCall("ApiTokens.authenticate", (token: string) =>
       Effect.gen(function* () {
-        const [row] = yield* sql<TokenRow>`
-          SELECT id, organization_id, scopes,
-            (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
-          FROM api_tokens
-          WHERE token_hash = ${hashSecret(token)} AND revoked_at IS NULL AND expires_at > now()`
-        if (row === undefined) return Option.none()
+        const found = yield* findLive(hashSecret(token))
+        if (Option.isNone(found)) return Option.none<ApiKeyPrincipal>()
+        const row = found.value
         if (row.stale) yield* sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`
-        return Option.some({
+        return Option.some<ApiKeyPrincipal>({
           kind: "apiKey",
           tokenId: row.id,
           organizationId: row.organizationId,
           scopes: row.scopes
         })
       })
+    )
 
     /** The organization's tokens that are not revoked (expired ones included), newest first. */
-    const list = (organizationId: string, page: PageRequest) =>
+    const list = traced("ApiTokens.list", (organizationId: OrganizationId, page: PageRequest) =>
       readPage(
         page,
-        (after, limit) => sql<TokenListing>`
-          SELECT id, name, scopes, prefix, created_at, expires_at, last_used_at FROM api_tokens
-          WHERE organization_id = ${organizationId} AND revoked_at IS NULL
-            AND ${keysetCondition(sql, after, "before")}
-          ORDER BY created_at DESC, id DESC
-          LIMIT ${limit}`,
+        repositoryCall("ApiTokens.page", (after, limit) =>
+          Effect.flatMap(
+            sql`
+              SELECT id, name, scopes, prefix, created_at, expires_at, last_used_at FROM api_tokens
+              WHERE organization_id = ${organizationId} AND revoked_at IS NULL
+                AND ${keysetCondition(sql, after, "before")}
+              ORDER BY created_at DESC, id DESC
+              LIMIT ${limit}`,
+            decodeListings
+          )
+        ),
         (row) => row
       )
+    )
 
-    const revoke = (organizationId: string, tokenId: string) =>
+    const revoke = repositoryCall("ApiTokens.revoke", (organizationId: OrganizationId, tokenId: TokenId) =>
       Effect.flatMap(
         sql`
           UPDATE api_tokens SET revoked_at = now()
           WHERE id = ${tokenId} AND organization_id = ${organizationId} AND revoked_at IS NULL RETURNING id`,
-        (rows) =>
-          rows.length > 0 ? Effect.void : Effect.fail(new NotFound({ message: "The token was not found." }))
+        (rows) => (rows.length > 0 ? Effect.void : Effect.fail(new TokenNotFound()))
       )
+    )
 
     return { create, authenticate, list, revoke }
   })

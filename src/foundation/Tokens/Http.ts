@@ -1,7 +1,6 @@
 // Handlers of the `tokens` group: owners and admins of the organization manage its tokens.
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { orUnavailable } from "../Database/Unavailable.js"
 import { pageRequest, Success } from "../Domain/Common.js"
 import { FoundationApi } from "../FoundationApi.js"
 import { managers, OrganizationAccess } from "../Organizations/OrganizationAccess.js"
@@ -22,20 +21,20 @@ export const TokensHttp = HttpApiBuilder.group(FoundationApi, "tokens", (handler
             organizationId: path.organizationId,
             createdBy: session.userId
           })
-        }).pipe(orUnavailable)
+        })
       )
       .handle("list", ({ path, urlParams }) =>
         Effect.gen(function* () {
           yield* access.requireRole(yield* CurrentSession, path.organizationId, managers)
           return yield* tokens.list(path.organizationId, pageRequest(urlParams))
-        }).pipe(orUnavailable)
+        })
       )
       .handle("revoke", ({ path }) =>
         Effect.gen(function* () {
           yield* access.requireRole(yield* CurrentSession, path.organizationId, managers)
           yield* tokens.revoke(path.organizationId, path.tokenId)
           return Success.value
-        }).pipe(orUnavailable)
+        })
       )
   })
 )

@@ -12,9 +12,10 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as FindMyWay from "find-my-way-ts"
+import type * as FindMyWay from "find-my-way-ts"
 import type { ApiError } from "../../http/ApiError.js"
 import { badRequestFromParseError } from "../../http/ErrorResponse.js"
+import { makeGetRouter } from "../../http/GetRouter.js"
 import type { PreparedResponse } from "../../http/PreparedResponse.js"
 import { CatalogApi } from "./CatalogApi.js"
 import { preparedDescriptions } from "./CatalogDescriptions.js"
@@ -78,8 +79,8 @@ export type PreparedRoute = (
 export interface CatalogRouteTableService {
   readonly operations: PreparedOperations
   /**
-   * The route a GET or HEAD of `url` (path and query string) takes: found by find-my-way with the
-   * options of the HttpApi's own router, so both split and decode a URL identically.
+   * The route a GET or HEAD of `url` (path and query string) takes, found as the HttpApi's own
+   * router finds it, so both split and decode a URL identically.
    */
   readonly find: (url: string) => FindMyWay.FindResult<PreparedRoute> | undefined
 }
@@ -95,11 +96,17 @@ type ReflectedOperation = (request: {
   readonly urlParams?: unknown
 }) => Either.Either<PreparedResponse, ApiError>
 
+const noParameters = Either.void
+
+/** The decoder of an endpoint's parameters, or one that finds none when it declares none. */
 const decoderOf = <A, I>(schema: Option.Option<Schema.Schema<A, I>>) =>
-  Option.map(schema, (schema) => Schema.decodeUnknownEither(schema))
+  Option.match(schema, {
+    onNone: () => (_: unknown) => noParameters,
+    onSome: (schema) => Schema.decodeUnknownEither(schema)
+  })
 
 export const makeCatalogRouteTable = (operations: PreparedOperations): CatalogRouteTableService => {
-  const router = FindMyWay.make<PreparedRoute>()
+  const routes: Array<readonly [`/${string}`, PreparedRoute]> = []
   // Reflection names endpoints by strings, so the typed mapping is read as a plain record here;
   // each operation then receives exactly what its own endpoint's schemas decoded.
   const byGroup: Readonly<Record<string, Readonly<Record<string, ReflectedOperation>> | undefined>> =
@@ -108,22 +115,25 @@ export const makeCatalogRouteTable = (operations: PreparedOperations): CatalogRo
     onGroup: () => {},
     onEndpoint: ({ group, endpoint }) => {
       const operation = byGroup[group.identifier]?.[endpoint.name]
-      if (operation === undefined) return
+      if (operation === undefined || endpoint.method !== "GET") return
       const decodePath = decoderOf(endpoint.pathSchema)
       const decodeQuery = decoderOf(endpoint.urlParamsSchema)
       // The HttpApi decodes the path before the query string, so the first complaint is the same.
-      router.on(endpoint.method, endpoint.path, (params, query) => {
-        const path = Option.isSome(decodePath) ? decodePath.value(params) : Either.void
-        if (Either.isLeft(path)) return Either.left(badRequestFromParseError(path.left))
-        const urlParams = Option.isSome(decodeQuery) ? decodeQuery.value(query) : Either.void
-        if (Either.isLeft(urlParams)) return Either.left(badRequestFromParseError(urlParams.left))
-        return operation({ path: path.right, urlParams: urlParams.right })
-      })
+      routes.push([
+        endpoint.path,
+        (params, query) => {
+          const path = decodePath(params)
+          if (Either.isLeft(path)) return Either.left(badRequestFromParseError(path.left))
+          const urlParams = decodeQuery(query)
+          if (Either.isLeft(urlParams)) return Either.left(badRequestFromParseError(urlParams.left))
+          return operation({ path: path.right, urlParams: urlParams.right })
+        }
+      ])
     }
   })
   // The descriptions outside the API that answer prepared bytes (the OpenAPI document).
-  for (const [path, prepared] of preparedDescriptions) router.on("GET", path, () => Either.right(prepared))
-  return { operations, find: (url) => router.find("GET", url) }
+  for (const [path, prepared] of preparedDescriptions) routes.push([path, () => Either.right(prepared)])
+  return { operations, find: makeGetRouter(routes).find }
 }
 
 export const CatalogRouteTableLive = Layer.effect(

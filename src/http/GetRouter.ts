@@ -1,9 +1,9 @@
 // GET routes found exactly as the platform's router finds them (find-my-way with its default
-// options, which HttpApi routers use), with a shortcut for the URLs clients actually send. A find
-// in find-my-way costs about as much as a fast path's whole answer; the shortcut looks a plain URL
-// up among the static routes and the routes that end in one parameter, and leaves every other URL,
-// and every URL it does not find, to find-my-way. test/http/GetRouter.test.ts checks that the two
-// agree on random URLs.
+// options, which HttpApi routers use), with a shortcut for the URLs clients actually send: a
+// find-my-way lookup per request measurably lowered the fast path's ratio to raw node:http in the
+// catalog bench. The shortcut looks a plain URL up among the static routes and the routes that end
+// in one parameter, and leaves every other URL, and every URL it does not find, to find-my-way.
+// test/http/GetRouter.test.ts checks that the two agree on random URLs.
 import * as FindMyWay from "find-my-way-ts"
 import * as QueryString from "find-my-way-ts/QueryString"
 

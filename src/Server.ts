@@ -8,8 +8,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { layerCatalog } from "./catalog/CatalogRoutes.js"
 import { layerFoundation } from "./foundation/Foundation.js"
-import { AfterListen, FastPaths, layerNodeServer } from "./http/NodeServer.js"
+import { layerNodeServer } from "./http/NodeServer.js"
 import { PageAssetRoutes } from "./http/pages/PageAssets.js"
+import { AfterListen, BodyLimits, FastPaths } from "./http/ServerRegistries.js"
 import { LandingPageRoutes } from "./LandingPage.js"
 import { ServerConfig } from "./ServerConfig.js"
 
@@ -20,7 +21,11 @@ const Routes = Layer.unwrapEffect(
       Layer.Layer<
         never,
         unknown,
-        HttpLayerRouter.HttpRouter | FastPaths | AfterListen | HttpRouter.HttpRouter.DefaultServices
+        | HttpLayerRouter.HttpRouter
+        | FastPaths
+        | BodyLimits
+        | AfterListen
+        | HttpRouter.HttpRouter.DefaultServices
       >
     > = []
     // Foundation: /api/v1 (its database, services and outbox worker come with it).
@@ -36,6 +41,12 @@ const Routes = Layer.unwrapEffect(
 /** The HTTP server with every route; provides the address it listens on. */
 export const ServerLive = Layer.unwrapEffect(Effect.map(ServerConfig, layerNodeServer)).pipe(
   Layer.provide(Routes),
-  Layer.provide([HttpLayerRouter.layer, FastPaths.layer, AfterListen.layer, NodeHttpServer.layerContext]),
+  Layer.provide([
+    HttpLayerRouter.layer,
+    FastPaths.layer,
+    BodyLimits.layer,
+    AfterListen.layer,
+    NodeHttpServer.layerContext
+  ]),
   Layer.provide(ServerConfig.layer)
 )

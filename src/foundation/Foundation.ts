@@ -1,9 +1,6 @@
 // The foundation as one layer for the server: its HttpApi mounted at /api/v1, the services behind
 // it, the outbox worker and housekeeping, and the database (migrated before the first request).
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
 import { Accounts } from "./Accounts/Accounts.js"
@@ -72,28 +69,10 @@ const Handlers = Layer.mergeAll(
   ReferenceHttp
 ).pipe(Layer.provideMerge(Layer.mergeAll(CredentialAuthLive, SessionAuthLive)))
 
-/**
- * The foundation's requests run with the tracer off unless the server traces them (HTTP_TRACING):
- * an untraced request then pays for none of the spans of its service, repository and SQL calls.
- */
-const tracedOnlyWithTheRequest = Layer.effect(
-  FoundationApp,
-  Effect.map(FoundationApp, ({ app, routes }) => ({
-    routes,
-    app: Effect.withFiberRuntime((fiber) => {
-      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-      return fiber.getFiberRef(HttpMiddleware.currentTracerDisabledWhen)(request)
-        ? Effect.withTracerEnabled(app, false)
-        : app
-    })
-  }))
-)
-
 /** The foundation's routes; `port` is the HTTP port, for the default public origin. */
 export const layerFoundation = (port: number) =>
   Layer.mergeAll(
     mountApiApp(FoundationApp, "/api/v1/*").pipe(
-      Layer.provide(tracedOnlyWithTheRequest),
       // Identifiers are up to 160 characters: longer path segments must reach the schemas (400), not
       // miss the router (whose default limit is 100); the request line is bounded by Node anyway.
       Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers, { maxParamLength: 8192 }))

@@ -1,21 +1,29 @@
 // Turns one HttpApi and its handler layers into a self-contained HttpApp whose every failure is
-// rendered as the error envelope. Each API gets its own router and middleware instances, so two
-// APIs can live in one process without their routes mixing.
+// rendered as the error envelope, and mounts it on the server's router with the body limits its
+// endpoints declare. Each API gets its own router and middleware instances, so two APIs can live in
+// one process without their routes mixing.
 import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { bodyLimitsOf } from "./BodyPolicy.js"
 import { causeResponse } from "./ErrorResponse.js"
 import { apiRoutes, makeRouteTable, type RouteTable } from "./RouteTable.js"
+import { BodyLimits, type RouteBodyLimit } from "./ServerRegistries.js"
 
 export interface ApiApp {
   readonly app: HttpApp.Default<never, HttpRouter.HttpRouter.DefaultServices>
   readonly routes: RouteTable
+  /** The body limits its endpoints declare (`MaxBodyBytes`), for the server's edge. */
+  readonly bodyLimits: ReadonlyArray<RouteBodyLimit>
 }
 
 export interface ApiAppOptions {
@@ -53,6 +61,7 @@ export const layerApiApp = <
 ) => {
   const routerConfig = options.maxParamLength === undefined ? {} : { maxParamLength: options.maxParamLength }
   const routes = makeRouteTable(apiRoutes(api), routerConfig)
+  const bodyLimits = bodyLimitsOf(api)
   const renderErrors = Layer.effectDiscard(
     Effect.flatMap(HttpApiBuilder.Middleware, (middleware) =>
       middleware.add((app) => Effect.catchAllCause(app, (cause) => causeResponse(cause, routes)))
@@ -60,9 +69,11 @@ export const layerApiApp = <
   )
   const appLayer = Layer.effect(
     tag,
-    Effect.map(HttpApiBuilder.httpApp, (app) => ({ app, routes })).pipe(
-      HttpRouter.withRouterConfig(routerConfig)
-    )
+    Effect.map(HttpApiBuilder.httpApp, (app) => ({
+      app: tracedOnlyWithTheRequest(app),
+      routes,
+      bodyLimits
+    })).pipe(HttpRouter.withRouterConfig(routerConfig))
   ).pipe(
     Layer.provide(renderErrors),
     Layer.provide(HttpApiBuilder.api(api)),
@@ -80,15 +91,32 @@ export const layerApiApp = <
 }
 
 /**
- * Routes every method under `path` (a find-my-way pattern such as `/api/v1/*`) to the API's app.
- * The platform services the app expects (file system, path, ETag generator) are taken from the
- * context once, here, so the router itself needs nothing per request.
+ * An API's requests run with the tracer off unless the server traces them (HTTP_TRACING): an
+ * untraced request then pays for none of the spans of its services, repositories and SQL calls,
+ * which cost a few microseconds each even when nothing records them.
+ */
+const tracedOnlyWithTheRequest = <E, R>(app: HttpApp.HttpApp<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>(
+    (fiber) => {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      return fiber.getFiberRef(HttpMiddleware.currentTracerDisabledWhen)(request)
+        ? Effect.withTracerEnabled(app, false)
+        : app
+    }
+  )
+
+/**
+ * Routes every method under `path` (a find-my-way pattern such as `/api/v1/*`) to the API's app,
+ * and gives the server's edge the body limits of its endpoints. The platform services the app
+ * expects (file system, path, ETag generator) are taken from the context once, here, so the router
+ * itself needs nothing per request.
  */
 export const mountApiApp = <Self>(tag: Context.Tag<Self, ApiApp>, path: `/${string}`) =>
   HttpLayerRouter.use((router) =>
     Effect.gen(function* () {
-      const { app } = yield* tag
+      const { app, bodyLimits } = yield* tag
       const services = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices>()
+      ;(yield* BodyLimits).add(bodyLimits)
       yield* router.add("*", path, Effect.provide(app, services))
     })
   )

@@ -1,5 +1,6 @@
-// Renders any failure of a request (contract errors, routing misses, undecodable input, oversized
-// bodies, defects) as the one error envelope, so no empty or framework-shaped error body escapes.
+// Renders any failure of a request (contract errors, routing misses, undecodable input, defects) as
+// the one error envelope, so no empty or framework-shaped error body escapes. The answer itself is
+// written by ErrorAnswer.ts, the same for Effect and node responses.
 import * as HttpApiError from "@effect/platform/HttpApiError"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -11,28 +12,19 @@ import * as ParseResult from "effect/ParseResult"
 import {
   type ApiError,
   BadRequest,
-  type ErrorEnvelope,
-  errorHeaders,
   internalErrorEnvelope,
   isApiError,
   MethodNotAllowed,
-  NotFound,
-  PayloadTooLarge,
-  toEnvelope
+  NotFound
 } from "./ApiError.js"
+import { answerResponse, envelopeAnswer, errorAnswer } from "./ErrorAnswer.js"
 import type { RouteTable } from "./RouteTable.js"
 
-const jsonHeaders = { "cache-control": "no-store" } as const
-
-const envelopeResponse = (envelope: ErrorEnvelope, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson(envelope, {
-    status: envelope.status,
-    headers: { ...jsonHeaders, ...headers }
-  })
-
 /** The HTTP response for a contract error, with the headers its fields call for. */
-export const errorResponse = (error: ApiError): HttpServerResponse.HttpServerResponse =>
-  envelopeResponse(toEnvelope(error), errorHeaders(error))
+export const errorResponse = (
+  error: ApiError,
+  extraHeaders?: Readonly<Record<string, string>>
+): HttpServerResponse.HttpServerResponse => answerResponse(errorAnswer(error, extraHeaders))
 
 /** Turns schema issues into one readable sentence per field ("limit: Expected …"). */
 const describeIssues = (issues: HttpApiError.HttpApiDecodeError["issues"]): string =>
@@ -71,18 +63,17 @@ const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): BadRequest =>
 export const badRequestFromParseError = (error: ParseResult.ParseError): BadRequest =>
   badRequestFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))
 
-export const isMaxBytesExceeded = (cause: unknown): boolean =>
-  cause instanceof Error && cause.message === "maxBytes exceeded"
-
+/**
+ * A body that cannot be read. (One over its size limit never gets here: the server's edge answers
+ * 413 before the platform reads it; see BodyPolicy.ts.)
+ */
 const fromRequestError = (error: HttpServerError.RequestError): ApiError =>
-  isMaxBytesExceeded(error.cause)
-    ? new PayloadTooLarge({})
-    : new BadRequest({
-        message:
-          error.reason === "Decode"
-            ? "The request body is not valid JSON."
-            : "The request body could not be read."
-      })
+  new BadRequest({
+    message:
+      error.reason === "Decode"
+        ? "The request body is not valid JSON."
+        : "The request body could not be read."
+  })
 
 const isDecodable = (path: string): boolean => {
   try {
@@ -146,6 +137,6 @@ export const causeResponse = (
   }
   return Effect.as(
     Effect.logError("Unhandled failure while answering a request", cause),
-    envelopeResponse(internalErrorEnvelope)
+    answerResponse(envelopeAnswer(internalErrorEnvelope))
   )
 }

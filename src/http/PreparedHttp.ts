@@ -6,13 +6,15 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { NotAcceptable } from "./ApiError.js"
-import { errorResponse } from "./ErrorResponse.js"
-import { writeNodeError } from "./NodeErrorWriter.js"
+import { answerResponse, errorAnswer, writeAnswer } from "./ErrorAnswer.js"
 import { answer, type PreparedResponse } from "./PreparedResponse.js"
 
 const notAcceptable = new NotAcceptable({
   message: "None of the content codings you accept is available; accept identity."
 })
+
+/** The 406, with the `Vary` that explains it: the same answer for both kinds of response. */
+const notAcceptableAnswer = (headers: Readonly<Record<string, string>>) => errorAnswer(notAcceptable, headers)
 
 const header = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   Array.isArray(value) ? value.join(", ") : (value as string | undefined)
@@ -25,8 +27,7 @@ export const respondPrepared = (
       acceptEncoding: header(request.headers["accept-encoding"]),
       ifNoneMatch: header(request.headers["if-none-match"])
     })
-    if (result.status === 406)
-      return Effect.succeed(HttpServerResponse.setHeaders(errorResponse(notAcceptable), result.headers))
+    if (result.status === 406) return Effect.succeed(answerResponse(notAcceptableAnswer(result.headers)))
     if (result.variant === undefined)
       return Effect.succeed(HttpServerResponse.empty({ status: result.status, headers: result.headers }))
     return Effect.succeed(
@@ -49,7 +50,7 @@ export const writePrepared = (
     ifNoneMatch: header(request.headers["if-none-match"])
   })
   if (result.status === 406) {
-    writeNodeError(request, response, notAcceptable, result.headers)
+    writeAnswer(notAcceptableAnswer(result.headers), request, response)
     return
   }
   response.writeHead(result.status, result.fullHeaders)

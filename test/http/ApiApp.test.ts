@@ -13,7 +13,8 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { type ApiApp, layerApiApp, mountApiApp } from "../../src/http/ApiApp.js"
 import { Conflict, errorDoc, internalErrorEnvelope, TooManyRequests } from "../../src/http/ApiError.js"
-import { AfterListen, FastPaths, layerNodeServer, ServerAddress } from "../../src/http/NodeServer.js"
+import { layerNodeServer, ServerAddress } from "../../src/http/NodeServer.js"
+import { AfterListen, BodyLimits, FastPaths } from "../../src/http/ServerRegistries.js"
 
 class Item extends Schema.Class<Item>("Item")({ id: Schema.Int, name: Schema.String }) {}
 
@@ -58,7 +59,13 @@ const TestServer = layerNodeServer({
 }).pipe(
   Layer.provide([mountApiApp(FixtureApp, "/*"), BrokenFastPath]),
   Layer.provide(layerApiApp(FixtureApp, Api, Handlers)),
-  Layer.provide([HttpLayerRouter.layer, FastPaths.layer, AfterListen.layer, NodeHttpServer.layerContext])
+  Layer.provide([
+    HttpLayerRouter.layer,
+    FastPaths.layer,
+    BodyLimits.layer,
+    AfterListen.layer,
+    NodeHttpServer.layerContext
+  ])
 )
 
 const call = (path: string, init?: RequestInit) =>

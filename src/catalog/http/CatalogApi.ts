@@ -1,6 +1,7 @@
 // The catalog's REST contract as an HttpApi: every route, parameter, success and error of
 // catalog-service.md and catalog-extensions.md. The OpenAPI document at /openapi.json is derived
-// from it; handlers live in CatalogHandlers.ts.
+// from it, and so is the routing of the fast path and the batch (CatalogRouteTable.ts); handlers
+// live in CatalogHandlers.ts.
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
@@ -14,6 +15,7 @@ import {
   PayloadTooLarge,
   ServiceUnavailable
 } from "../../http/ApiError.js"
+import { MaxBodyBytes } from "../../http/BodyPolicy.js"
 import { AskGroup } from "../ask/AskApi.js"
 import {
   maxBatchRequests,
@@ -27,8 +29,7 @@ import { Cursor, EpisodePage, Health, TranscriptHitPage } from "../domain/Collec
 import { EpisodeDetail, Slug } from "../domain/Episode.js"
 import { SnapshotManifest } from "../domain/Manifest.js"
 import { TranscriptDetail } from "../domain/Transcript.js"
-import { BatchRequest, BatchResponse } from "./Batch.js"
-import { BatchBodyLimit } from "./BatchBodyLimit.js"
+import { BatchRequest, BatchResponse, maxBatchBodyBytes } from "./Batch.js"
 import { documentCatalogApi } from "./CatalogOpenApi.js"
 import { RateLimited } from "./RateLimited.js"
 import { Sandbox } from "./Sandbox.js"
@@ -144,7 +145,8 @@ export class BatchGroup extends HttpApiGroup.make("batch").add(
     .addSuccess(BatchResponse)
     .addError(errorDoc(BadRequest))
     .addError(errorDoc(PayloadTooLarge))
-    .middleware(BatchBodyLimit)
+    // Checked by the server's edge before the body is read, whether or not its length is declared.
+    .annotate(MaxBodyBytes, maxBatchBodyBytes)
     .annotate(
       OpenApi.Summary,
       `Up to ${maxBatchRequests} GET requests of this API in one call, each answered on its own`

@@ -1,20 +1,29 @@
-// The handlers of the catalog API: each answers from the shared operations' prepared responses,
-// so what the fast path and the batch endpoint send is byte for byte what these send.
+// The handlers of the catalog API. The reads answer through the route table's operations (so what
+// the fast path and the batch send is byte for byte what these send); the batch runs its requests
+// through the same table; the sandbox and ask answer on their own.
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { PayloadTooLarge } from "../../http/ApiError.js"
 import { respondPrepared } from "../../http/PreparedHttp.js"
+import type { PreparedResponse } from "../../http/PreparedResponse.js"
 import { AskHandlersLive } from "../ask/AskHttp.js"
 import { Catalog } from "../Catalog.js"
-import { CatalogRateLimit } from "../CatalogRateLimit.js"
+import { CatalogAdmission } from "../CatalogAdmission.js"
 import { maxBatchRequests } from "./Batch.js"
-import { BatchBodyLimitLive } from "./BatchBodyLimit.js"
 import { CatalogApi } from "./CatalogApi.js"
-import { CatalogOperations } from "./CatalogOperations.js"
-import { RateLimitedLive, spendRequests } from "./RateLimited.js"
+import { makeBatchRunner } from "./CatalogBatch.js"
+import { CatalogRouteTable } from "./CatalogRouteTable.js"
+import { RateLimitedLive } from "./RateLimited.js"
 import { makeSandbox, sandboxResponses } from "./SandboxContent.js"
+
+/** The handler of an endpoint whose operation answers a prepared response. */
+const prepared =
+  <Request, E>(operation: (request: Request) => Either.Either<PreparedResponse, E>) =>
+  (request: Request) =>
+    Effect.flatMap(operation(request), respondPrepared)
 
 /** HTML for browsers that ask for it before JSON; JSON otherwise. */
 const wantsHtml = (accept: string | undefined) => {
@@ -25,41 +34,31 @@ const wantsHtml = (accept: string | undefined) => {
 }
 
 const HealthLive = HttpApiBuilder.group(CatalogApi, "health", (handlers) =>
-  Effect.map(CatalogOperations, (operations) =>
-    handlers.handle("get", () => respondPrepared(operations.health))
-  )
+  Effect.map(CatalogRouteTable, ({ operations: { health } }) => handlers.handle("get", prepared(health.get)))
 )
 
 const EpisodesLive = HttpApiBuilder.group(CatalogApi, "episodes", (handlers) =>
-  Effect.map(CatalogOperations, (operations) =>
-    handlers
-      .handle("list", ({ urlParams }) => Effect.flatMap(operations.listEpisodes(urlParams), respondPrepared))
-      .handle("get", ({ path }) => Effect.flatMap(operations.episode(path.slug), respondPrepared))
+  Effect.map(CatalogRouteTable, ({ operations: { episodes } }) =>
+    handlers.handle("list", prepared(episodes.list)).handle("get", prepared(episodes.get))
   )
 )
 
 const TranscriptsLive = HttpApiBuilder.group(CatalogApi, "transcripts", (handlers) =>
-  Effect.map(CatalogOperations, (operations) =>
-    handlers
-      .handle("search", ({ urlParams }) =>
-        Effect.flatMap(operations.searchTranscripts(urlParams), respondPrepared)
-      )
-      .handle("get", ({ path }) => Effect.flatMap(operations.transcript(path.slug), respondPrepared))
+  Effect.map(CatalogRouteTable, ({ operations: { transcripts } }) =>
+    handlers.handle("search", prepared(transcripts.search)).handle("get", prepared(transcripts.get))
   )
 )
 
 const SnapshotLive = HttpApiBuilder.group(CatalogApi, "snapshot", (handlers) =>
-  Effect.map(CatalogOperations, (operations) =>
-    handlers
-      .handle("manifest", () => respondPrepared(operations.manifest))
-      .handle("file", ({ path }) => Effect.flatMap(operations.file(path["*"]), respondPrepared))
+  Effect.map(CatalogRouteTable, ({ operations: { snapshot } }) =>
+    handlers.handle("manifest", prepared(snapshot.manifest)).handle("file", prepared(snapshot.file))
   )
 )
 
 const BatchLive = HttpApiBuilder.group(CatalogApi, "batch", (handlers) =>
   Effect.gen(function* () {
-    const operations = yield* CatalogOperations
-    const limit = yield* CatalogRateLimit
+    const run = makeBatchRunner(yield* CatalogRouteTable)
+    const admission = yield* CatalogAdmission
     return handlers.handle("run", ({ payload }) =>
       Effect.gen(function* () {
         if (payload.requests.length > maxBatchRequests) {
@@ -68,9 +67,9 @@ const BatchLive = HttpApiBuilder.group(CatalogApi, "batch", (handlers) =>
             data: { maxRequests: maxBatchRequests }
           })
         }
-        // The middleware spent one request; each further request of the batch costs one more.
-        yield* spendRequests(payload.requests.length - 1).pipe(Effect.provideService(CatalogRateLimit, limit))
-        return operations.batch(payload)
+        // The API's admission took one request; each further request of the batch costs one more.
+        yield* admission.admitRequest(payload.requests.length - 1)
+        return run(payload)
       })
     )
   })
@@ -79,8 +78,8 @@ const BatchLive = HttpApiBuilder.group(CatalogApi, "batch", (handlers) =>
 const SandboxLive = HttpApiBuilder.group(CatalogApi, "sandbox", (handlers) =>
   Effect.gen(function* () {
     const catalog = yield* Catalog
-    const limit = yield* CatalogRateLimit
-    const responses = sandboxResponses(makeSandbox(catalog, limit.perMinute))
+    const admission = yield* CatalogAdmission
+    const responses = sandboxResponses(makeSandbox(catalog, admission.perMinute))
     return handlers.handle("get", () =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
         respondPrepared(wantsHtml(request.headers.accept) ? responses.html : responses.json)
@@ -94,8 +93,7 @@ export const CatalogHandlersLive = Layer.mergeAll(
   EpisodesLive,
   TranscriptsLive,
   SnapshotLive,
-  // The batch's body limit is middleware of that one endpoint, so its group needs it.
-  BatchLive.pipe(Layer.provide(BatchBodyLimitLive)),
+  BatchLive,
   SandboxLive,
   AskHandlersLive,
   RateLimitedLive

@@ -10,14 +10,14 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { MethodNotAllowed, PayloadTooLarge } from "../../http/ApiError.js"
-import { clientAddress } from "../../http/ClientAddress.js"
 import { causeResponse, errorResponse } from "../../http/ErrorResponse.js"
 import { makeRouteTable } from "../../http/RouteTable.js"
 import { Catalog } from "../Catalog.js"
+import { CatalogAdmission, type CatalogAdmissionService } from "../CatalogAdmission.js"
 import { CatalogConfig } from "../CatalogConfig.js"
 import { maxMcpBodyBytes } from "../CatalogLimits.js"
-import { CatalogRateLimit, rateLimitExceeded } from "../CatalogRateLimit.js"
 import { CatalogReads } from "../CatalogReads.js"
 import { Search } from "../Search.js"
 import { catalogTools } from "./CatalogTools.js"
@@ -84,7 +84,7 @@ const exchange = (build: () => Server, request: HttpServerRequest.HttpServerRequ
 const endpoint = (
   build: () => Server,
   access: McpAccess,
-  limit: typeof CatalogRateLimit.Service
+  admission: CatalogAdmissionService
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -124,13 +124,11 @@ const endpoint = (
         )
       )
     }
-    const decision = limit.take(clientAddress(request, limit.trustProxy))
-    if (!decision.allowed) {
-      return withCors(errorResponse(rateLimitExceeded(limit.perMinute, decision.retryAfterSeconds)))
-    }
+    const admitted = admission.admit(admission.client(request))
+    if (Either.isLeft(admitted)) return withCors(errorResponse(admitted.left))
     // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid
-    // JSON-RPC); a body that cannot be read (413 beyond MAX_BODY_BYTES, 400) is answered in the
-    // envelope, like any other failure.
+    // JSON-RPC); a body that cannot be read (400) is answered in the envelope, like any other
+    // failure. (A body over MAX_BODY_BYTES never gets here: the server's edge answers 413.)
     const url = `http://${headers.host ?? "localhost"}${request.url}`
     return withCors(
       yield* Effect.catchAllCause(exchange(build, request, url), (cause) => causeResponse(cause, noRoutes))
@@ -144,7 +142,7 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
     const search = yield* Search
     const reads = yield* CatalogReads
     const config = yield* CatalogConfig
-    const limit = yield* CatalogRateLimit
+    const admission = yield* CatalogAdmission
     const access = makeMcpAccess({
       listenHost: config.listenHost,
       publicUrl: catalog.manifest.baseUrl,
@@ -171,7 +169,7 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
       tools: docsTools(catalog, search),
       resources: docsResources(catalog)
     })
-    yield* router.add("*", "/mcp", endpoint(catalogServer, access, limit))
-    yield* router.add("*", "/mcp/docs", endpoint(docsServer, access, limit))
+    yield* router.add("*", "/mcp", endpoint(catalogServer, access, admission))
+    yield* router.add("*", "/mcp/docs", endpoint(docsServer, access, admission))
   })
 )

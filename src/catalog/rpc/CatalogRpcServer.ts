@@ -10,11 +10,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { clientAddress } from "../../http/ClientAddress.js"
 import { badRequestFromParseError } from "../../http/ErrorResponse.js"
 import { Ask } from "../ask/Ask.js"
 import { AskRequest } from "../ask/AskRequest.js"
-import { CatalogRateLimit, rateLimitExceeded } from "../CatalogRateLimit.js"
+import { CatalogAdmission } from "../CatalogAdmission.js"
 import { CatalogReads } from "../CatalogReads.js"
 import { EpisodeRequest, EpisodeSearchRequest, TranscriptSearchRequest } from "../CatalogRequests.js"
 import * as Procedures from "./CatalogRpcs.js"
@@ -62,22 +61,17 @@ export const CatalogRpcHandlersLive = CatalogRpcsServed.toLayer(
 )
 
 /**
- * Spends one request of the caller's budget per procedure call. Handlers run with the HTTP
- * request's context (RpcServer merges it in), which is where the caller's address comes from.
+ * Admits each procedure call at one request of the caller's budget, through the catalog's one
+ * `admit`. Handlers run with the HTTP request's context (RpcServer merges it in), which is where
+ * the caller's address comes from.
  */
 export const CatalogRateLimitedLive = Layer.effect(
   Procedures.CatalogRateLimited,
   Effect.map(
-    CatalogRateLimit,
-    (limit) => () =>
-      Effect.gen(function* () {
-        const request = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
-        const address = Option.match(request, {
-          onNone: () => "unknown",
-          onSome: (request) => clientAddress(request, limit.trustProxy)
-        })
-        const decision = limit.take(address)
-        if (!decision.allowed) return yield* rateLimitExceeded(limit.perMinute, decision.retryAfterSeconds)
-      })
+    CatalogAdmission,
+    (admission) => () =>
+      Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) =>
+        admission.admit(Option.match(request, { onNone: () => "unknown", onSome: admission.client }))
+      )
   )
 )

@@ -1,0 +1,67 @@
+// The catalog's one admission point (catalog-extensions §11): every catalog surface (REST on the
+// fast path and through the HttpApi, batch, /openapi.json and /docs, RPC, MCP and ask) calls `admit`
+// with the client's address and what the request costs, so they all spend one per-client budget.
+import type * as Http from "node:http"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import { TooManyRequests } from "../http/ApiError.js"
+import { clientAddress, nodeClientAddress } from "../http/ClientAddress.js"
+import { makeRateLimiter } from "../http/RateLimiter.js"
+import { CatalogConfig } from "./CatalogConfig.js"
+
+export interface CatalogAdmissionService {
+  /**
+   * Spends `cost` requests (default one) of the client's budget, or answers the 429 to send when
+   * the budget runs out on the way (what was spent before that stays spent).
+   */
+  readonly admit: (client: string, cost?: number) => Either.Either<void, TooManyRequests>
+  /** `admit` for the request being handled, by its client's address. */
+  readonly admitRequest: (
+    cost?: number
+  ) => Effect.Effect<void, TooManyRequests, HttpServerRequest.HttpServerRequest>
+  /** The client of a plain node request (the fast path), by the same rule as the router's. */
+  readonly nodeClient: (request: Http.IncomingMessage) => string
+  /** The client of a platform request. */
+  readonly client: (request: HttpServerRequest.HttpServerRequest) => string
+  /** The budget: requests a minute per client address. */
+  readonly perMinute: number
+}
+
+export class CatalogAdmission extends Context.Tag("CatalogAdmission")<
+  CatalogAdmission,
+  CatalogAdmissionService
+>() {
+  static readonly layer = Layer.effect(
+    CatalogAdmission,
+    Effect.map(CatalogConfig, (config): CatalogAdmissionService => {
+      const limiter = makeRateLimiter({ perMinute: config.rateLimitPerMinute })
+      const refused = (retryAfterSeconds: number) =>
+        Either.left(
+          new TooManyRequests({
+            message: `More than ${config.rateLimitPerMinute} requests a minute from your address; wait ${retryAfterSeconds} s.`,
+            retryAfterSeconds
+          })
+        )
+      const admit = (client: string, cost = 1): Either.Either<void, TooManyRequests> => {
+        for (let i = 0; i < cost; i++) {
+          const decision = limiter.take(client)
+          if (!decision.allowed) return refused(decision.retryAfterSeconds)
+        }
+        return Either.void
+      }
+      const client = (request: HttpServerRequest.HttpServerRequest) =>
+        clientAddress(request, config.trustProxy)
+      return {
+        admit,
+        admitRequest: (cost) =>
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => admit(client(request), cost)),
+        nodeClient: (request) => nodeClientAddress(request, config.trustProxy),
+        client,
+        perMinute: config.rateLimitPerMinute
+      }
+    })
+  )
+}

@@ -1,3 +1,4 @@
+// The page templates: escaping by construction, safe links, the document frame and its policy.
 import { describe, expect, it } from "@effect/vitest"
 import { escapeHtml, html, safeHref, toDocument } from "../../src/http/pages/Html.js"
 import { pagePolicy, renderPage } from "../../src/http/pages/Page.js"

@@ -103,12 +103,26 @@ export const SnapshotFilePath = Schema.Struct({
     Schema.annotations({ description: "A file path from the manifest." }),
     documented(
       "Snapshot file path",
-      `A file path from the manifest, ${characters(0, maxSnapshotPathLength)}.`
+      `A file path from the manifest, ${characters(0, maxSnapshotPathLength)}. Its slashes may be sent as they ` +
+        "are or percent-encoded (%2F), as OpenAPI tools send a path parameter."
     )
   )
 })
 
 // The service does not start without a verified snapshot, so health has no 503 to answer.
+/** Adds media types to the 200 response of an operation: what the endpoint also answers besides JSON. */
+const alsoAnswers = (media: Record<string, { readonly description: string; readonly schema?: object }>) =>
+  OpenApi.annotations({
+    transform: (operation) => {
+      const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>
+      const ok = responses["200"] ?? {}
+      const added = Object.fromEntries(
+        Object.entries(media).map(([type, { description, schema }]) => [type, { schema: { ...schema, description } }])
+      )
+      return { ...operation, responses: { ...responses, "200": { ...ok, content: { ...ok.content, ...added } } } }
+    }
+  })
+
 export class HealthGroup extends HttpApiGroup.make("health")
   .annotate(OpenApi.Description, "Whether the service is up, and the snapshot it serves")
   .add(
@@ -174,6 +188,13 @@ export class SnapshotGroup extends HttpApiGroup.make("snapshot")
       )
       .addError(errorDoc(NotFound))
       .annotate(OpenApi.Summary, "A file of the static snapshot")
+      .annotateContext(
+        alsoAnswers({
+          "application/gzip": { description: "A `.gz` copy, byte for byte." },
+          "application/x-brotli": { description: "A `.br` copy, byte for byte." },
+          "application/octet-stream": { description: "Any other file, byte for byte." }
+        })
+      )
   ) {}
 
 export class BatchGroup extends HttpApiGroup.make("batch")
@@ -200,6 +221,14 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
       .annotate(
         OpenApi.Summary,
         "How to make safe test calls: examples, limits, conditional requests (JSON or HTML)"
+      )
+      .annotateContext(
+        alsoAnswers({
+          "text/html": {
+            description: "The same guide as a page, for `Accept: text/html` before application/json.",
+            schema: { type: "string" }
+          }
+        })
       )
   ) {}
 

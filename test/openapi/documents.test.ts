@@ -48,8 +48,11 @@ const lint = (tool: string, file: string) =>
 const nodesOf = (document: Json): ReadonlyArray<{ readonly at: string; readonly node: Json }> => {
   const found: Array<{ at: string; node: Json }> = []
   const walk = (value: unknown, at: string) => {
-    if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${at}.${index}`))
-    else if (isJson(value)) {
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => {
+        walk(item, `${at}.${index}`)
+      })
+    } else if (isJson(value)) {
       found.push({ at, node: value })
       for (const [key, child] of Object.entries(value)) walk(child, at === "" ? key : `${at}.${key}`)
     }

@@ -117,9 +117,15 @@ const alsoAnswers = (media: Record<string, { readonly description: string; reado
       const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>
       const ok = responses["200"] ?? {}
       const added = Object.fromEntries(
-        Object.entries(media).map(([type, { description, schema }]) => [type, { schema: { ...schema, description } }])
+        Object.entries(media).map(([type, { description, schema }]) => [
+          type,
+          { schema: { ...schema, description } }
+        ])
       )
-      return { ...operation, responses: { ...responses, "200": { ...ok, content: { ...ok.content, ...added } } } }
+      return {
+        ...operation,
+        responses: { ...responses, "200": { ...ok, content: { ...ok.content, ...added } } }
+      }
     }
   })
 

@@ -10,6 +10,7 @@ import { requestOf } from "./RequestStruct.js"
 
 /** An integer argument within bounds, with the message and JSON Schema every surface shows. */
 export const boundedInteger = (
+  title: string,
   description: string,
   bounds: { readonly minimum: number; readonly maximum: number; readonly default?: number }
 ) =>
@@ -17,13 +18,24 @@ export const boundedInteger = (
     Schema.between(bounds.minimum, bounds.maximum, {
       message: () => `must be an integer from ${bounds.minimum} to ${bounds.maximum}`
     }),
-    Schema.annotations({ jsonSchema: { type: "integer", description, ...bounds } })
+    Schema.annotations({
+      jsonSchema: {
+        type: "integer",
+        title,
+        description: `${description} From ${bounds.minimum} to ${bounds.maximum}.`,
+        ...bounds
+      }
+    })
   )
 
 /** The REST `limit`, as a number. */
-export const PageSize = boundedInteger("Page size.", pageSizeBounds)
+export const PageSize = boundedInteger("Page size", "Results per page.", pageSizeBounds)
 /** A session (season) number: the REST `session`, as a number. */
-export const SessionNumber = boundedInteger("Only episodes of this session (season).", sessionBounds)
+export const SessionNumber = boundedInteger(
+  "Session",
+  "Only episodes of this session (season).",
+  sessionBounds
+)
 
 /** Words to search for, as long as REST takes them. */
 export const SearchText = Schema.String.pipe(

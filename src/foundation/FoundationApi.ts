@@ -2,7 +2,8 @@
 // OpenAPI identity (3.1.1, version 1.0.0) of the document served at `GET /api/v1/openapi.json`.
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { BadRequest, errorDoc } from "../http/ApiError.js"
+import { BadRequest, errorDoc, MethodNotAllowed, PayloadTooLarge } from "../http/ApiError.js"
+import { serviceLicense } from "../http/OpenApiDocument.js"
 import { AuthApi, ProfileApi, SecurityApi } from "./Accounts/Api.js"
 import { DatabaseUnavailable } from "./Domain/Errors.js"
 import { documentFoundationApi } from "./FoundationOpenApi.js"
@@ -24,11 +25,16 @@ export const FoundationApi = HttpApi.make("foundation")
   .add(ReferenceApi)
   .addError(errorDoc(BadRequest))
   .addError(errorDoc(DatabaseUnavailable))
+  // Answered by the server's edge for any path (405 with Allow) and any body over MAX_BODY_BYTES
+  // (413); the document's transform keeps each where it applies.
+  .addError(errorDoc(MethodNotAllowed))
+  .addError(errorDoc(PayloadTooLarge))
   .prefix("/api/v1")
   .annotateContext(
     OpenApi.annotations({
       title: "Foundation Account and Organization Service",
       version: "1.0.0",
+      license: serviceLicense,
       description:
         "Accounts, organizations, memberships, invitations, profile and organization API tokens. " +
         "Every error uses one envelope: { defined, code, status, message, data? }.",

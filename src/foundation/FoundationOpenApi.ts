@@ -54,22 +54,6 @@ const securityByOperation = <Id extends string, Groups extends HttpApiGroup.Http
 const isJson = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** `anyOf` lists the same error twice when a middleware and its endpoint both declare it. */
-const withoutDuplicateAlternatives = (response: unknown): unknown => {
-  if (!isJson(response) || !isJson(response.content)) return response
-  const media = response.content["application/json"]
-  if (!isJson(media) || !isJson(media.schema) || !Array.isArray(media.schema.anyOf)) return response
-  const seen = new Set<string>()
-  const anyOf = media.schema.anyOf.filter((option) => {
-    const key = JSON.stringify(option)
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
-  const schema = anyOf.length === 1 ? anyOf[0] : { ...media.schema, anyOf }
-  return { ...response, content: { ...response.content, "application/json": { ...media, schema } } }
-}
-
 /** The API-level transform of the foundation's document (see `FoundationApi.ts`). */
 export const documentFoundationApi = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   spec: Json,
@@ -86,17 +70,7 @@ export const documentFoundationApi = <Id extends string, Groups extends HttpApiG
         operations[method] = operation
         continue
       }
-      const responses = isJson(operation.responses) ? operation.responses : {}
-      operations[method] = {
-        ...operation,
-        security: security.get(operation.operationId) ?? [],
-        responses: Object.fromEntries(
-          Object.entries(responses).map(([status, response]) => [
-            status,
-            withoutDuplicateAlternatives(response)
-          ])
-        )
-      }
+      operations[method] = { ...operation, security: security.get(operation.operationId) ?? [] }
     }
     paths[path] = operations
   }

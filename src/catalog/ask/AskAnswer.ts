@@ -4,6 +4,7 @@
 // the episodes and transcript hits it was composed from, in their REST shapes. The server-sent
 // events carry the same parts, one event each.
 import * as Schema from "effect/Schema"
+import { documented } from "../../http/OpenApiDocument.js"
 import { TranscriptHit } from "../domain/Collections.js"
 import { Episode, Person, Slug, Url } from "../domain/Episode.js"
 
@@ -57,9 +58,19 @@ export class Citation extends Schema.Class<Citation>("Citation")({
   slug: Slug,
   title: Schema.String,
   /** Present when the sentence comes from a transcript paragraph. */
-  paragraphIndex: Schema.optional(Schema.Int.pipe(Schema.nonNegative())),
+  paragraphIndex: Schema.optional(
+    Schema.Int.pipe(
+      Schema.nonNegative(),
+      documented("Paragraph index", "The cited paragraph's place, from 0: non-negative.")
+    )
+  ),
   /** Where that paragraph starts in the audio, when the transcript has timings. */
-  startSeconds: Schema.optional(Schema.Number.pipe(Schema.nonNegative())),
+  startSeconds: Schema.optional(
+    Schema.Number.pipe(
+      Schema.nonNegative(),
+      documented("Start", "Seconds from the start of the audio: non-negative.")
+    )
+  ),
   /** The cited episode or transcript in this API. */
   url: Url
 }) {}

@@ -21,7 +21,7 @@ export const Question = Schema.String.pipe(
   })
 )
 
-export const AskLimit = boundedInteger(limitDescription, askLimitBounds)
+export const AskLimit = boundedInteger("Result count", limitDescription, askLimitBounds)
 
 export const AskRequest = requestOf(
   { question: Question, limit: Schema.optional(AskLimit) },
@@ -37,7 +37,12 @@ export const AskParams = Schema.Struct({
       Schema.compose(AskLimit),
       Schema.annotations({
         description: limitDescription,
-        jsonSchema: { type: "integer", description: limitDescription, ...askLimitBounds }
+        jsonSchema: {
+          type: "integer",
+          title: "Result count",
+          description: `${limitDescription} From ${askLimitBounds.minimum} to ${askLimitBounds.maximum}.`,
+          ...askLimitBounds
+        }
       })
     )
   )

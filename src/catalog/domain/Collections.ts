@@ -1,6 +1,7 @@
 // Collection and search responses of the catalog (catalog-extensions §2, §4): pages of episodes,
 // transcript search hits, and the health report.
 import * as Schema from "effect/Schema"
+import { documented } from "../../http/OpenApiDocument.js"
 import { Episode, SchemaVersion, Slug, Url } from "./Episode.js"
 
 /** Opaque; bound to the query and snapshot it was made for. */
@@ -24,17 +25,38 @@ export class TranscriptHitLinks extends Schema.Class<TranscriptHitLinks>("Transc
   audioAt: Url
 }) {}
 
+/**
+ * `[start, end)` character offsets of one matched word in `snippet`. Its JSON Schema says "two
+ * integers" with `items` and min/max counts instead of the derived `prefixItems` + `items: false`:
+ * the same values, read alike by JSON Schema 2020-12 and by the draft-07 validators that OpenAPI tools
+ * still use (Prism 5.14 validates referenced schemas as draft-07, where `items: false` refuses every
+ * element).
+ */
+export const Highlight = Schema.Tuple(Schema.Int, Schema.Int).annotations({
+  jsonSchema: {
+    type: "array",
+    title: "Highlight",
+    description: "[start, end): character offsets of a matched word in the snippet.",
+    items: { type: "integer" },
+    minItems: 2,
+    maxItems: 2
+  }
+})
+
 export class TranscriptHit extends Schema.Class<TranscriptHit>("TranscriptHit")({
   slug: Slug,
   title: Schema.String,
   session: Schema.Int,
   episodeNumber: Schema.Int,
-  paragraphIndex: Schema.Int.pipe(Schema.nonNegative()),
+  paragraphIndex: Schema.Int.pipe(
+    Schema.nonNegative(),
+    documented("Paragraph index", "The paragraph's place in the transcript, from 0: non-negative.")
+  ),
   speaker: Schema.NullOr(Schema.String),
   startSeconds: Schema.NullOr(Schema.Number),
   snippet: Schema.String,
   /** `[start, end)` character offsets of matched words in `snippet`. */
-  highlights: Schema.Array(Schema.Tuple(Schema.Int, Schema.Int)),
+  highlights: Schema.Array(Highlight),
   relevance: Schema.Number,
   links: TranscriptHitLinks
 }) {}

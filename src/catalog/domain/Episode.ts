@@ -1,6 +1,7 @@
 // The Episode resource of the catalog contract (catalog-service §2), defined once for the build
 // step, the REST API, OpenAPI, RPC and MCP.
 import * as Schema from "effect/Schema"
+import { documented } from "../../http/OpenApiDocument.js"
 
 /** What a slug looks like: an episode number, negative for unnumbered episodes. */
 export const slugPattern = /^-?[0-9]{1,9}$/
@@ -22,9 +23,15 @@ export const Url = Schema.String.pipe(
 )
 const DateTime = Schema.String.pipe(Schema.annotations({ format: "date-time" }))
 const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative())
+/** A count or duration in whole units, as the documents name it. */
+const counted = (title: string, description: string) =>
+  NonNegativeInt.pipe(documented(title, `${description}: non-negative.`))
 
 export class Chapter extends Schema.Class<Chapter>("Chapter")({
-  startSeconds: Schema.Number.pipe(Schema.nonNegative()),
+  startSeconds: Schema.Number.pipe(
+    Schema.nonNegative(),
+    documented("Start", "Seconds from the start of the audio: non-negative.")
+  ),
   title: Schema.String,
   url: Schema.optional(Url),
   imageUrl: Schema.optional(Url)
@@ -52,8 +59,8 @@ export class EpisodeLinks extends Schema.Class<EpisodeLinks>("EpisodeLinks")({
 export class Audio extends Schema.Class<Audio>("Audio")({
   url: Url,
   mimeType: Schema.String,
-  sizeBytes: NonNegativeInt,
-  durationSeconds: NonNegativeInt
+  sizeBytes: counted("Size", "The audio file's size in bytes"),
+  durationSeconds: counted("Duration", "The audio's length in whole seconds")
 }) {}
 
 export class PlatformLinks extends Schema.Class<PlatformLinks>("PlatformLinks")({
@@ -72,7 +79,7 @@ export class TranscriptRef extends Schema.Class<TranscriptRef>("TranscriptRef")(
   path: Schema.String,
   /** SHA-256 of the transcript's `text`. */
   contentSha256: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)),
-  wordCount: NonNegativeInt
+  wordCount: counted("Word count", "Words in the transcript's text")
 }) {}
 
 export class Episode extends Schema.Class<Episode>("Episode")({
@@ -85,7 +92,7 @@ export class Episode extends Schema.Class<Episode>("Episode")({
   description: Schema.String,
   showNotes: Schema.String,
   publishedAt: DateTime,
-  durationSeconds: NonNegativeInt,
+  durationSeconds: counted("Duration", "The episode's length in whole seconds"),
   transcriptAvailable: Schema.Boolean,
   /** The search score; null outside a search. */
   relevance: Schema.NullOr(Schema.Number),

@@ -1,14 +1,37 @@
 // The snapshot manifest: the one small file that names every other file of a snapshot. Served as
 // is by `GET /v1/snapshot` (catalog-extensions §6) and read by the Catalog layer at start-up.
 import * as Schema from "effect/Schema"
+import { documented } from "../../http/OpenApiDocument.js"
 
 const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/))
-/** A path relative to the snapshot root, e.g. `episodes/12.3fa41c0d9e2b7a55.json`. */
-const SnapshotPath = Schema.String.pipe(Schema.pattern(/^[a-z]+(\/[A-Za-z0-9._-]+)+$/))
+/** What a path relative to the snapshot root looks like, e.g. `episodes/12.3fa41c0d9e2b7a55.json`. */
+const snapshotPathPattern = /^[a-z]+(\/[A-Za-z0-9._-]+)+$/
+const SnapshotPath = Schema.String.pipe(Schema.pattern(snapshotPathPattern))
+
+/**
+ * `[key, path]`: one exported chunk of a search index. Its JSON Schema keeps `prefixItems` for the
+ * two places but says `items: { type: string }` and two items at most instead of `items: false`:
+ * the same values under JSON Schema 2020-12, and draft-07 validators (Prism 5.14 reads referenced
+ * schemas so) see two strings instead of refusing every element.
+ */
+const IndexChunk = Schema.Tuple(Schema.String, SnapshotPath).annotations({
+  jsonSchema: {
+    type: "array",
+    title: "Index chunk",
+    description: "[key, path]: the export key of one chunk of a search index and its file in the snapshot.",
+    prefixItems: [
+      { type: "string", title: "Key", description: "The key FlexSearch exported the chunk under." },
+      { type: "string", title: "Path", description: "The chunk's file.", pattern: snapshotPathPattern.source }
+    ],
+    items: { type: "string" },
+    minItems: 2,
+    maxItems: 2
+  }
+})
 
 export class SnapshotFile extends Schema.Class<SnapshotFile>("SnapshotFile")({
   sha256: Sha256,
-  bytes: Schema.Int.pipe(Schema.nonNegative())
+  bytes: Schema.Int.pipe(Schema.nonNegative(), documented("Bytes", "The file's size in bytes: non-negative."))
 }) {}
 
 export class SnapshotCounts extends Schema.Class<SnapshotCounts>("SnapshotCounts")({
@@ -30,9 +53,9 @@ export class SnapshotCollections extends Schema.Class<SnapshotCollections>("Snap
 
 export class SnapshotIndexes extends Schema.Class<SnapshotIndexes>("SnapshotIndexes")({
   /** Exported FlexSearch chunks, by index name, as `[key, path]` pairs in export order. */
-  episodes: Schema.Array(Schema.Tuple(Schema.String, SnapshotPath)),
-  paragraphs: Schema.Array(Schema.Tuple(Schema.String, SnapshotPath)),
-  docs: Schema.Array(Schema.Tuple(Schema.String, SnapshotPath))
+  episodes: Schema.Array(IndexChunk),
+  paragraphs: Schema.Array(IndexChunk),
+  docs: Schema.Array(IndexChunk)
 }) {}
 
 export class SnapshotManifest extends Schema.Class<SnapshotManifest>("SnapshotManifest")({

@@ -1,6 +1,7 @@
 // The Transcript resource (catalog-extensions §3): the full text of an episode, split into
 // paragraphs with speaker and timing where the source has them.
 import * as Schema from "effect/Schema"
+import { documented } from "../../http/OpenApiDocument.js"
 import { EpisodeLinks, SchemaVersion, Slug, Url } from "./Episode.js"
 
 /** The source formats the build step reads. */
@@ -9,10 +10,18 @@ export const TranscriptFormat = Schema.Literal("vtt", "srt", "json", "markdown",
 })
 export type TranscriptFormat = typeof TranscriptFormat.Type
 
-const Seconds = Schema.NullOr(Schema.Number.pipe(Schema.nonNegative()))
+const Seconds = Schema.NullOr(
+  Schema.Number.pipe(
+    Schema.nonNegative(),
+    documented("Seconds", "Seconds from the start of the audio: non-negative.")
+  )
+)
 
 export class Paragraph extends Schema.Class<Paragraph>("Paragraph")({
-  index: Schema.Int.pipe(Schema.nonNegative()),
+  index: Schema.Int.pipe(
+    Schema.nonNegative(),
+    documented("Index", "The paragraph's place in the transcript, from 0: non-negative.")
+  ),
   speaker: Schema.NullOr(Schema.String),
   startSeconds: Seconds,
   endSeconds: Seconds,
@@ -23,7 +32,10 @@ export class TranscriptSource extends Schema.Class<TranscriptSource>("Transcript
   sourceUrl: Url,
   /** SHA-256 of the transcript's `text`, hex. */
   contentSha256: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)),
-  wordCount: Schema.Int.pipe(Schema.nonNegative()),
+  wordCount: Schema.Int.pipe(
+    Schema.nonNegative(),
+    documented("Word count", "Words in the transcript's text: non-negative.")
+  ),
   format: TranscriptFormat
 }) {}
 

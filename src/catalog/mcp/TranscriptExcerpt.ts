@@ -10,6 +10,7 @@ import { Transcript } from "../domain/Transcript.js"
 import { requestOf } from "../RequestStruct.js"
 
 export const MaxCharacters = boundedInteger(
+  "Characters",
   `How many characters of text to return (default ${maxCharactersBounds.default}).`,
   maxCharactersBounds
 )

@@ -5,6 +5,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { errorDoc } from "../../http/ApiError.js"
+import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Email, Success, Timestamp } from "../Domain/Common.js"
 import {
   EmailTaken,
@@ -21,16 +22,19 @@ import { SessionAuth } from "../Security/Authentication.js"
 
 export const SignUpRequest = Schema.Struct({ email: Email, password: Password, name: PersonName })
 
-/** Sign-in checks only the shape: rules of new passwords say nothing about old ones. */
-export const SignInRequest = Schema.Struct({
-  email: Email,
-  password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
-})
+/** A password as it is: rules of new passwords say nothing about old ones, so only the shape is checked. */
+const CurrentPassword = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024)).pipe(
+  documented("Current password", `The account's password as it is now: ${characters(1, 1024)}.`)
+)
+
+export const SignInRequest = Schema.Struct({ email: Email, password: CurrentPassword })
 
 export const SignedInResponse = Schema.Struct({ user: UserProfile })
 
 export const VerifyEmailRequest = Schema.Struct({
-  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).pipe(
+    documented("Verification token", `The token of the link sent by email: ${characters(1, 200)}.`)
+  )
 })
 
 export const SessionItem = Schema.Struct({
@@ -45,13 +49,15 @@ export const SessionItem = Schema.Struct({
 export const SessionList = Schema.Struct({ items: Schema.Array(SessionItem), nextCursor: Schema.Null })
 
 export const ChangePasswordRequest = Schema.Struct({
-  currentPassword: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024)),
+  currentPassword: CurrentPassword,
   newPassword: Password
 })
 
 export const UpdateProfileRequest = Schema.Struct({
   name: PersonName,
-  preferredName: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)),
+  preferredName: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)).pipe(
+    documented("Preferred name", `What the service calls the person: ${characters(1, 80)}.`)
+  ),
   theme: Theme
 })
 

@@ -1,12 +1,20 @@
 // Field types shared by the foundation's resources and requests, with the contract's bounds.
 import * as Schema from "effect/Schema"
+import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Id } from "./Ids.js"
 
 /** A pragmatic email check (one `@`, a dot in the domain, no spaces); the contract caps it at 254. */
 export const Email = Schema.String.pipe(
   Schema.maxLength(254),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
-).annotations({ jsonSchema: { format: "email" }, description: "An email address (at most 254 characters)" })
+).annotations({
+  jsonSchema: {
+    format: "email",
+    title: "Email address",
+    description: `An email address, ${characters(0, 254)}.`
+  },
+  description: "An email address (at most 254 characters)"
+})
 
 /** A point in time, sent as an ISO 8601 string. */
 export const Timestamp = Schema.Date.annotations({ jsonSchema: { type: "string", format: "date-time" } })
@@ -27,12 +35,23 @@ export const Page = <Item extends Schema.Schema.Any>(item: Item) =>
 
 /** `?cursor=&limit=`: both optional, and an empty value means "not given" (contract §4). */
 export const PageQuery = Schema.Struct({
-  cursor: Schema.optional(Schema.Union(Schema.Literal(""), Id)),
+  cursor: Schema.optional(
+    Schema.Union(Schema.Literal(""), Id).pipe(
+      documented("Cursor", "The previous page's nextCursor; empty or absent for the first page.")
+    )
+  ),
   limit: Schema.optional(
     Schema.Union(
       Schema.Literal(""),
       Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)).annotations({
-        jsonSchema: { type: "integer", minimum: 1, maximum: 100, default: 50 }
+        jsonSchema: {
+          type: "integer",
+          minimum: 1,
+          maximum: 100,
+          default: 50,
+          title: "Page size",
+          description: "Items per page: 1 to 100, 50 when not given."
+        }
       })
     )
   )

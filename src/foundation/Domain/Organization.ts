@@ -1,6 +1,7 @@
 // Organizations as the base contract (§2) describes them: without `role` when read by id, with
 // the caller's `role` in lists and in the context read.
 import * as Schema from "effect/Schema"
+import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Role } from "./Common.js"
 import { OrganizationId } from "./Ids.js"
 
@@ -10,6 +11,11 @@ export const Slug = Schema.String.pipe(
   Schema.maxLength(60),
   Schema.pattern(/^[a-z0-9-]+$/, { message: () => "must use only lowercase letters, digits and -" }),
   Schema.brand("Slug")
+).pipe(
+  documented(
+    "Slug",
+    `The organization's short name in URLs: ${characters(1, 60)}, lowercase letters, digits and -.`
+  )
 )
 export type Slug = typeof Slug.Type
 
@@ -21,7 +27,13 @@ const organizationFields = {
   website: Schema.NullOr(Schema.String),
   phone: Schema.NullOr(Schema.String),
   address: Schema.NullOr(Schema.String),
-  version: Schema.Int.pipe(Schema.between(-9007199254740991, 9007199254740991))
+  version: Schema.Int.pipe(Schema.between(-9007199254740991, 9007199254740991)).pipe(
+    documented(
+      "Version",
+      "The record's counter for optimistic concurrency: send it back with an update. A safe integer, " +
+        "-9007199254740991 to 9007199254740991."
+    )
+  )
 }
 
 export class Organization extends Schema.Class<Organization>("Organization")(organizationFields) {}
@@ -31,7 +43,9 @@ export class OrganizationWithRole extends Schema.Class<OrganizationWithRole>("Or
   role: Role
 }) {}
 
-export const OrganizationName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+export const OrganizationName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)).pipe(
+  documented("Organization name", `The organization's name: ${characters(1, 120)}.`)
+)
 
 /** Schemes whose links run script in the reader's browser: refused as a website. */
 const scriptSchemes = new Set(["javascript:", "data:", "vbscript:"])
@@ -65,4 +79,7 @@ export const Website = Schema.String.pipe(
 })
 
 /** A company detail in an update: at most `max` characters; an empty string clears it. */
-export const CompanyDetail = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+export const CompanyDetail = (title: string, max: number) =>
+  Schema.String.pipe(Schema.maxLength(max)).pipe(
+    documented(title, `${characters(0, max)}; an empty string clears it.`)
+  )

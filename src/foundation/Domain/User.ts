@@ -1,5 +1,6 @@
 // The user profile of the base contract (§2): all seven fields are always present.
 import * as Schema from "effect/Schema"
+import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Email } from "./Common.js"
 import { UserId } from "./Ids.js"
 
@@ -17,6 +18,11 @@ export class UserProfile extends Schema.Class<UserProfile>("UserProfile")({
 }) {}
 
 /** A person's display name: 1 to 120 characters. */
-export const PersonName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+export const PersonName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)).pipe(
+  documented("Name", `The person's display name: ${characters(1, 120)}.`)
+)
 
-export const Password = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(128))
+/** A new password: 8 to 128 characters. */
+export const Password = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(128)).pipe(
+  documented("Password", `A new password: ${characters(8, 128)}.`)
+)

@@ -5,6 +5,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { errorDoc } from "../../http/ApiError.js"
+import { documented } from "../../http/OpenApiDocument.js"
 import { Success } from "../Domain/Common.js"
 import { CredentialContext } from "../Domain/CredentialContext.js"
 import {
@@ -44,14 +45,19 @@ export const ContextResponse = Schema.Struct({
  * detail is kept, an empty string clears it.
  */
 export const UpdateOrganizationRequest = Schema.Struct({
-  version: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)).annotations({
-    description: "The organization's current version (optimistic concurrency)."
-  }),
+  version: Schema.Int.pipe(
+    Schema.between(0, Number.MAX_SAFE_INTEGER),
+    Schema.annotations({ description: "The organization's current version (optimistic concurrency)." }),
+    documented(
+      "Version",
+      `The organization's current version (optimistic concurrency): 0 to ${Number.MAX_SAFE_INTEGER}.`
+    )
+  ),
   name: OrganizationName,
-  companyName: Schema.optional(CompanyDetail(160)),
+  companyName: Schema.optional(CompanyDetail("Company name", 160)),
   website: Schema.optional(Website),
-  phone: Schema.optional(CompanyDetail(40)),
-  address: Schema.optional(CompanyDetail(500))
+  phone: Schema.optional(CompanyDetail("Phone", 40)),
+  address: Schema.optional(CompanyDetail("Address", 500))
 })
 export type UpdateOrganizationRequest = typeof UpdateOrganizationRequest.Type
 

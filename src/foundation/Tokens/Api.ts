@@ -4,15 +4,20 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { errorDoc } from "../../http/ApiError.js"
+import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
 import { InvalidCursor, OrganizationNotFound, RoleNotPermitted, TokenNotFound } from "../Domain/Errors.js"
 import { OrganizationId, OrganizationPath, TokenId } from "../Domain/Ids.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
 export const CreateTokenRequest = Schema.Struct({
-  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)),
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)).pipe(
+    documented("Token name", `A name to tell the token by: ${characters(1, 80)}.`)
+  ),
   scopes: Schema.NonEmptyArray(Scope),
-  expiresInDays: Schema.Int.pipe(Schema.between(1, 365))
+  expiresInDays: Schema.Int.pipe(Schema.between(1, 365)).pipe(
+    documented("Lifetime in days", "Days until the token expires: 1 to 365.")
+  )
 })
 
 export const CreatedToken = Schema.Struct({

@@ -89,7 +89,7 @@ export const makeSandbox = (catalog: CatalogService, rateLimitPerMinute: number)
         "POST",
         "/rpc",
         "Effect RPC for TypeScript services (JSON serialization).",
-        "See the README: a typed client is exported as ./client."
+        "Typed client: the package @podcast-platform/catalog-client (packages/catalog-client in the repository)."
       )
     ],
     limits: new SandboxLimits({

@@ -14,6 +14,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/TempRoot.ts"],
+    // The skip report first, so its lines come just before the summary that counts the skips.
+    reporters: ["./test/support/SkipReport.ts", "default"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Test files start real servers and databases; two workers match the two cores we run on.

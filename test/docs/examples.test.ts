@@ -51,6 +51,7 @@ const prelude = [
   "  local trace status=0",
   '  trace=$(mktemp "$DOC_TRACES/curl.XXXXXX")',
   '  command curl --trace-ascii "$trace" "$@" || status=$?',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own expansion, not a template
   '  printf "%s\\t%s\\t%s\\n" "${BASH_LINENO[0]}" "$status" "$trace" >> "$DOC_CALLS"',
   '  return "$status"',
   "}"

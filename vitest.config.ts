@@ -1,9 +1,21 @@
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
 export default defineConfig({
+  // The client package is built from this source (packages/catalog-client); tests import it by the
+  // package's name, as a consumer does, without building it first (tsconfig.json maps it the same way).
+  resolve: {
+    alias: {
+      "@podcast-platform/catalog-client": fileURLToPath(
+        new URL("./src/catalog/rpc/client.ts", import.meta.url)
+      )
+    }
+  },
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/TempRoot.ts"],
+    // The skip report first, so its lines come just before the summary that counts the skips.
+    reporters: ["./test/support/SkipReport.ts", "default"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Test files start real servers and databases; two workers match the two cores we run on.

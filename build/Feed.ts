@@ -66,10 +66,14 @@ export interface Feed {
   readonly items: ReadonlyArray<FeedItem>
 }
 
-/** A problem in the feed: its line, the item it is in (title or position) when known, and what is wrong. */
+/**
+ * A problem in the feed: its line, the item it is in when known (its title, or for an item without
+ * one its guid), and what is wrong.
+ */
 export interface FeedProblem {
   readonly line: number
   readonly item: string | undefined
+  readonly guid?: string | undefined
   readonly message: string
 }
 
@@ -112,6 +116,12 @@ const readLink = (element: XmlElement, name: string): FeedLink => ({
   line: element.line
 })
 
+/** What identifies an item besides its title: its guid, else its link, else its audio URL. */
+const identityOf = (item: XmlElement): string | undefined =>
+  childText(item, ns.rss, "guid") ??
+  childText(item, ns.rss, "link") ??
+  (childNamed(item, ns.rss, "enclosure")?.attributes.get("url")?.trim() || undefined)
+
 const readItem = (item: XmlElement, position: number): FeedItem => {
   const title = required(item, ns.rss, "title", "title")
   const pubDate = required(item, ns.rss, "pubDate", "pubDate")
@@ -152,7 +162,7 @@ const readItem = (item: XmlElement, position: number): FeedItem => {
     line: item.line,
     position,
     title,
-    guid: childText(item, ns.rss, "guid") ?? link ?? enclosure.url,
+    guid: identityOf(item) ?? enclosure.url,
     link,
     publishedAt,
     description: childText(item, ns.rss, "description") ?? childText(item, ns.itunes, "summary") ?? "",
@@ -212,17 +222,21 @@ export const parseFeed = (source: string): Either.Either<Feed, FeedProblem> =>
         return Either.left({ line: root.line, item: undefined, message: "the root element must be <rss>" })
       const channel = childNamed(root, ns.rss, "channel")
       if (!channel) return Either.left({ line: root.line, item: undefined, message: "missing <channel>" })
-      let label: string | undefined
+      let label: { readonly item: string | undefined; readonly guid: string | undefined } = {
+        item: undefined,
+        guid: undefined
+      }
       try {
         const parsedChannel = readChannel(channel)
         const items = childrenNamed(channel, ns.rss, "item").map((item, position) => {
-          label = childText(item, ns.rss, "title") ?? `item ${position + 1}`
+          const title = childText(item, ns.rss, "title")
+          label = { item: title, guid: title === undefined ? identityOf(item) : undefined }
           return readItem(item, position)
         })
         return Either.right({ channel: parsedChannel, items })
       } catch (error) {
         if (error instanceof Problem)
-          return Either.left({ line: error.line, item: label, message: error.message })
+          return Either.left({ line: error.line, ...label, message: error.message })
         throw error
       }
     }

@@ -16,7 +16,14 @@ export const readFeed = Effect.fn("Build.readFeed")(function* (file: string) {
   const text = yield* readText(file, { what: "the feed" })
   return yield* Either.mapLeft(
     parseFeed(text),
-    (problem) => new BuildError({ file, line: problem.line, item: problem.item, reason: problem.message })
+    (problem) =>
+      new BuildError({
+        file,
+        line: problem.line,
+        item: problem.item,
+        guid: problem.guid,
+        reason: problem.message
+      })
   )
 })
 

@@ -20,9 +20,10 @@ const { values } = parseArgs({
 })
 
 const out = values.out ?? process.env.CATALOG_DIR ?? "dist/catalog"
-const docs =
-  values.docs ??
-  (existsSync("content/docs") && values.feed === "content/feed.xml" ? "content/docs" : undefined)
+// The pages describe the service (the docs MCP server serves them), not the podcast, so they go into
+// every snapshot, whichever feed it is built from; the summary says where they came from.
+const defaultDocs = "content/docs"
+const docs = values.docs ?? (existsSync(defaultDocs) ? defaultDocs : undefined)
 const baseUrl = values["base-url"] ?? process.env.CATALOG_PUBLIC_URL ?? "http://127.0.0.1:8080"
 const epochText = process.env.SOURCE_DATE_EPOCH
 const sourceDateEpoch = epochText === undefined || epochText === "" ? undefined : Number(epochText)
@@ -52,7 +53,7 @@ const isFresh = (): boolean => {
   const manifest = join(out, "manifest.json")
   if (!existsSync(manifest)) return false
   const skip = resolve(out)
-  const sources = [dirname(resolve(values.feed)), ...compilerSources]
+  const sources = [dirname(resolve(values.feed)), ...(docs === undefined ? [] : [docs]), ...compilerSources]
   const newest = Math.max(...sources.map((source) => newestChange(source, skip)))
   return statSync(manifest).mtimeMs >= newest
 }
@@ -90,7 +91,9 @@ const program = buildCatalog({ feed: values.feed, docs, out, baseUrl, sourceDate
         `catalog: built ${summary.out} (snapshot ${summary.snapshotId.slice(0, 16)})`,
         `  episodes     ${summary.episodes}`,
         `  transcripts  ${summary.transcripts} (${summary.paragraphs} paragraphs, ${summary.words} words)`,
-        `  docs         ${summary.docs}`,
+        docs === undefined
+          ? `  docs         none (${defaultDocs} not found; --docs <folder> names the pages)`
+          : `  docs         ${summary.docs} pages from ${docs}`,
         `  written      ${summary.files} files, ${megabytes(summary.bytes)} (search index ${megabytes(summary.indexBytes)} uncompressed)`,
         `  time         ${(summary.milliseconds / 1000).toFixed(1)} s`
       ]

@@ -2,11 +2,11 @@
 // RPC spend together empties it, and then each of them, the descriptions included, answers 429.
 import * as Http from "node:http"
 import { describe, expect, it } from "@effect/vitest"
+import { CatalogClient, TooManyRequests } from "@podcast-platform/catalog-client"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import { CatalogClient, TooManyRequests } from "podcast-platform/client"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { catalogTestServer } from "../support/CatalogTestServer.js"
 import { request } from "../support/TestServer.js"

@@ -4,10 +4,10 @@
 // stream and the RPC procedure carry the same answer, episodes and seasons that do not exist are
 // said not to exist, and the OpenAPI document describes the new intent fields.
 import { describe, expect, it } from "@effect/vitest"
+import { AskAnswer, CatalogClient } from "@podcast-platform/catalog-client"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { EventSourceParserStream } from "eventsource-parser/stream"
-import { AskAnswer, CatalogClient } from "podcast-platform/client"
 import { AskFact, EpisodePick } from "../../src/catalog/ask/AskAnswer.js"
 import type { EpisodePage } from "../../src/catalog/domain/Collections.js"
 import type { Episode } from "../../src/catalog/domain/Episode.js"

@@ -11,10 +11,16 @@ import {
   maxBatchBodyBytes,
   maxBatchRequests,
   maxCharactersBounds,
+  maxCursorLength,
+  maxDocHits,
+  maxDocPathLength,
   maxMcpBodyBytes,
+  maxSearchResults,
   maxSearchTextLength,
+  maxSnapshotPathLength,
   pageSizeBounds,
-  questionLengthBounds
+  questionLengthBounds,
+  sessionBounds
 } from "../../src/catalog/CatalogLimits.js"
 
 const docs = join(import.meta.dirname, "../../content/docs")
@@ -34,7 +40,19 @@ const statements: Record<string, ReadonlyArray<string>> = {
     `with 1 to ${maxBatchRequests} requests; each \`id\` is 1 to ${batchItemBounds.maxIdLength} characters`,
     `More than ${maxBatchRequests} requests, or a body over ${kib(maxBatchBodyBytes)}, is 413`,
     `a \`limit\` outside ${page.minimum}..${page.maximum} or not an integer`,
-    `${rate} by default (\`CATALOG_RATE_LIMIT\`)`
+    `${rate} by default (\`CATALOG_RATE_LIMIT\`)`,
+    // The table of every limit.
+    `| \`limit\` of a page (REST, the MCP search tools, RPC) | ${page.minimum}..${page.maximum}, default ${page.default} | 400 |`,
+    `| \`session\` | ${sessionBounds.minimum}..${sessionBounds.maximum} | 400 |`,
+    `| \`q\` (REST), \`query\` (MCP, RPC) | at most ${maxSearchTextLength} characters | 400 |`,
+    `| \`cursor\` | at most ${maxCursorLength} characters, issued for the same query and snapshot | 400 |`,
+    `| Results a search ranks | the best ${maxSearchResults} (the last page of a very broad search ends there) | |`,
+    `| \`path\` of \`/snapshot/{path}\` | at most ${maxSnapshotPathLength} characters | 400 |`,
+    `| A batch | 1 to ${maxBatchRequests} requests, each \`id\` 1 to ${batchItemBounds.maxIdLength} characters and each \`path\` at most ${batchItemBounds.maxPathLength} characters, a body of at most ${kib(maxBatchBodyBytes)} |`,
+    `| An MCP request body | at most ${kib(maxMcpBodyBytes)} | 413 |`,
+    `| \`max_characters\` of \`get_transcript\` | ${characters.minimum}..${characters.maximum}, default ${characters.default} | a tool error |`,
+    `| \`search_docs\` | at most ${maxDocHits} pages; a \`get_doc\` path of at most ${maxDocPathLength} characters | a tool error |`,
+    `| Ask | \`question\` ${question.minimum}..${question.maximum} characters, \`limit\` ${ask.minimum}..${ask.maximum}, default ${ask.default} | 400 |`
   ],
   "conditional-requests.md": [`The default catalog limit is ${rate} per client address`],
   "getting-started.md": [

@@ -325,7 +325,9 @@ describe("the catalog MCP server (/mcp)", () => {
           expect(hits).toEqual(yield* restJson("/v1/transcripts/search?q=wheat%20starch%20paste&limit=3"))
           expect(hits.data).toHaveLength(3)
           expect(hits.data[0]).toMatchObject({ slug: "7", speaker: "Prudence Ashworth" })
-          expect(textOf(result)).toContain("listen: https://cdn.contourlines.example/audio/007.mp3#t=")
+          // Each hit's audio link (with #t= only where the paragraph has a time of its own).
+          for (const hit of hits.data) expect(textOf(result)).toContain(`listen: ${hit.links.audioAt}`)
+          expect(textOf(result)).toContain("listen: https://cdn.contourlines.example/audio/007.mp3")
           const next = structured<typeof TranscriptHitPage.Encoded>(
             yield* call(client, "search_transcripts", {
               query: "wheat starch paste",

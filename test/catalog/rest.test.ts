@@ -328,11 +328,12 @@ describe("the catalog REST API", () => {
         })
       )
 
-      it.effect("links a paragraph without its own time to the nearest earlier one", () =>
+      it.effect("links a paragraph without its own time to the audio without a media fragment", () =>
         Effect.gen(function* () {
           const hits = (yield* request("/v1/transcripts/search?q=thirty%20seconds%20fog")).json as Hits
           expect(hits.data[0]).toMatchObject({ paragraphIndex: 2, startSeconds: null })
-          expect(hits.data[0]?.links.audioAt).toMatch(/#t=130$/)
+          // No time of its own: the audio itself, not the previous paragraph's moment (130 s).
+          expect(hits.data[0]?.links.audioAt).toBe("https://cdn.fixture.example/0.mp3")
         })
       )
 

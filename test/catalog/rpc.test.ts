@@ -1,5 +1,5 @@
 // The catalog's RPC endpoint through the real RpcClient over HTTP: the exported typed client
-// (`podcast-platform/client`) for every procedure, answers equal to REST's, typed failures, payloads
+// (`@podcast-platform/catalog-client`) for every procedure, answers equal to REST's, typed failures, payloads
 // that do not decode (sent by a client that skips the types) as typed BadRequests rather than
 // defects, the shared rate limit, and the methods /rpc refuses.
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
@@ -8,12 +8,6 @@ import type { RpcClientError } from "@effect/rpc/RpcClientError"
 import type * as RpcGroup from "@effect/rpc/RpcGroup"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import { describe, expect, it } from "@effect/vitest"
-import * as Cause from "effect/Cause"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import {
   AskAnswer,
   BadRequest,
@@ -24,7 +18,13 @@ import {
   TooManyRequests,
   TranscriptDetail,
   TranscriptHitPage
-} from "podcast-platform/client"
+} from "@podcast-platform/catalog-client"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { CatalogRpcsServed } from "../../src/catalog/rpc/CatalogRpcServer.js"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { contentTestServer } from "../support/ContentTestServer.js"

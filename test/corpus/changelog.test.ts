@@ -1,8 +1,8 @@
 // Real data end to end: the Changelog corpus in ../shared (CC BY-SA 4.0), read in place, builds
 // with every episode and transcript it counts, and the server started on that snapshot answers
-// every route. Skipped when the corpus is not there.
-import { existsSync, readFileSync } from "node:fs"
-import { join, resolve } from "node:path"
+// every route. Skipped when the corpus is not there (the skip report says so: Corpus.ts).
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -10,11 +10,11 @@ import * as Layer from "effect/Layer"
 import { type BuildSummary, buildCatalog } from "../../build/BuildCatalog.js"
 import type { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
 import { catalogServerOn, FixtureSnapshot } from "../support/CatalogTestServer.js"
+import { corpusDirectory, corpusUnavailable } from "../support/Corpus.js"
 import { tempDir } from "../support/TempDir.js"
 import { request } from "../support/TestServer.js"
 
-const corpus = resolve(import.meta.dirname, "../../../shared/corpus/changelog")
-const present = existsSync(join(corpus, "stats.json"))
+const corpus = corpusDirectory
 
 interface FeedStats {
   readonly items: number
@@ -42,7 +42,7 @@ const corpusServer = Layer.unwrapEffect(
   })
 ).pipe(Layer.orDie)
 
-describe.skipIf(!present)("the Changelog corpus", () => {
+describe.skipIf(corpusUnavailable !== undefined)("the Changelog corpus", () => {
   it.layer(corpusServer, { timeout: 240_000 })((it) => {
     it.effect("changelog-master.xml builds with every episode and transcript the corpus counts", () =>
       Effect.gen(function* () {

@@ -1,17 +1,11 @@
 // Headless Chromium (Debian's package) driven by playwright-core, for tests that use the pages as a
-// person would. Where no Chromium is installed the browser tests skip, saying why, once per file.
-import { existsSync } from "node:fs"
+// person would. Where no Chromium is installed the browser tests skip, and the skip report at the
+// end of the run says why (Chromium.ts, SkipReport.ts).
 import * as Effect from "effect/Effect"
 import { type Browser, type BrowserContext, chromium, type Request } from "playwright-core"
+import { browserUnavailable, chromiumPath } from "./Chromium.js"
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-
-/** Why the browser tests cannot run here, or undefined when they can. */
-export const browserUnavailable: string | undefined = existsSync(chromiumPath)
-  ? undefined
-  : `no Chromium at ${chromiumPath}: install Debian's chromium package or set CHROMIUM_PATH`
-
-if (browserUnavailable !== undefined) console.warn(`Skipping browser tests: ${browserUnavailable}`)
+export { browserUnavailable, chromiumPath }
 
 /**
  * Without the background-networking flags Chromium calls Google's hosts at start, which this

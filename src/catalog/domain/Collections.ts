@@ -21,7 +21,7 @@ export class EpisodePage extends Schema.Class<EpisodePage>("EpisodePage")({
 export class TranscriptHitLinks extends Schema.Class<TranscriptHitLinks>("TranscriptHitLinks")({
   episode: Url,
   transcript: Url,
-  /** The audio with a media fragment at the paragraph: `<audio url>#t=<seconds>`. */
+  /** The audio at the paragraph: `<audio url>#t=<startSeconds>`, the bare audio URL when `startSeconds` is null. */
   audioAt: Url
 }) {}
 

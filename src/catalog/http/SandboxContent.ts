@@ -89,7 +89,7 @@ export const makeSandbox = (catalog: CatalogService, rateLimitPerMinute: number)
         "POST",
         "/rpc",
         "Effect RPC for TypeScript services (JSON serialization).",
-        "See the README: a typed client is exported as ./client."
+        "Typed client: the package @podcast-platform/catalog-client (packages/catalog-client in the repository)."
       )
     ],
     limits: new SandboxLimits({
@@ -102,8 +102,8 @@ export const makeSandbox = (catalog: CatalogService, rateLimitPerMinute: number)
     }),
     conditionalRequests: [
       "Every 200 carries a strong ETag; keep it with the body.",
-      `Send it back: curl -H 'If-None-Match: "<etag>"' ${base}/v1/episodes/${slug} answers 304 with no body while it still matches.`,
-      "If-None-Match takes a list, W/ tags and *, compared weakly.",
+      `Save it and send it back: curl -s -o episode.json --etag-save episode.etag ${base}/v1/episodes/${slug}, then curl -s -o episode.json --etag-compare episode.etag -w '%{http_code}\\n' ${base}/v1/episodes/${slug} prints 304 (no body) while it still matches.`,
+      "If-None-Match takes a list of tags, W/ or not, compared weakly; or * alone (RFC 9110): a list holding * is not *, and answers 200 unless one of its tags matches.",
       "Each content coding (identity, gzip, br) has its own ETag; send Accept-Encoding consistently.",
       "Details may be reused for 5 minutes, lists and searches for 1 minute, snapshot files forever."
     ],

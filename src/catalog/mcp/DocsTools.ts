@@ -21,7 +21,7 @@ export class DocSearchHit extends Schema.Class<DocSearchHit>("DocSearchHit")({
   title: DocPage.fields.title,
   /** The page as a resource (resources/read). */
   uri: Schema.String,
-  /** The first paragraph of the page that matches. */
+  /** The passage of the page that holds most of the query. */
   snippet: Schema.String,
   relevance: Schema.Number
 }) {}
@@ -54,7 +54,7 @@ export const docsTools = (catalog: CatalogService, search: SearchService) => {
       title: "Search the documentation",
       description:
         "Search the service's documentation (getting started, the REST API, conditional requests, MCP, RPC and ask), " +
-        "best match first, with a snippet of the matching paragraph. Open a page with get_doc.",
+        "best match first, with a snippet of the passage that matches. Open a page with get_doc.",
       input: DocSearchRequest,
       output: DocSearchResult,
       run: ({ query }) =>

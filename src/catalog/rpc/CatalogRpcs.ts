@@ -1,6 +1,6 @@
 // The catalog as Effect RPC procedures, for TypeScript services: the REST reads and ask, with the
 // same Schema classes as payloads, results and typed errors. This group is what clients build
-// their typed client from (`podcast-platform/client`); the server serves a twin of it that takes
+// their typed client from (`@podcast-platform/catalog-client`); the server serves a twin of it that takes
 // payloads undecoded (CatalogRpcServer.ts), so that a bad payload is a typed BadRequest.
 import * as Rpc from "@effect/rpc/Rpc"
 import * as RpcGroup from "@effect/rpc/RpcGroup"

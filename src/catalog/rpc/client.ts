@@ -1,9 +1,11 @@
-// The typed client of the catalog's RPC endpoint, exported by the package as
-// `podcast-platform/client`: a TypeScript service gets `CatalogClient` and calls the procedures
-// with the catalog's own types, all derived from the `CatalogRpcs` group (payloads, results,
-// errors), so a procedure is declared once. Every failure is typed: BadRequest (also for arguments
-// the types allow but the contract does not, such as `limit: 0`, refused before anything is sent),
-// NotFound, TooManyRequests, and RpcClientError when the service cannot be reached.
+// The typed client of the catalog's RPC endpoint, published as the package
+// `@podcast-platform/catalog-client`: packages/catalog-client bundles this module and what it
+// imports, so it must import nothing but effect and @effect/* (its peers). A TypeScript service gets
+// `CatalogClient` and calls the procedures with the catalog's own types, all derived from the
+// `CatalogRpcs` group (payloads, results, errors), so a procedure is declared once. Every failure is
+// typed: BadRequest (also for arguments the types allow but the contract does not, such as
+// `limit: 0`, refused before anything is sent), NotFound, TooManyRequests, and RpcClientError when
+// the service cannot be reached.
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as Rpc from "@effect/rpc/Rpc"
 import * as RpcClient from "@effect/rpc/RpcClient"

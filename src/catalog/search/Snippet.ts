@@ -1,21 +1,27 @@
-// The snippet of a search hit: a window of the text around its first match, cut at spaces, with
-// the offsets of the matched words in it for highlighting.
+// The snippet of a search hit: a window of the text around a match, cut at spaces, with the offsets
+// of the matched words in it for highlighting.
 import { wordSpans } from "../SearchOptions.js"
 
 const snippetLength = 280
+/** Characters shown before the match the window is placed at. */
+const leadIn = 100
+/** How far past that match a window surely reaches: matches within it are shown together. */
+export const snippetReach = snippetLength - leadIn
 
-/** A window of the paragraph around its first match, with the matched words' offsets in it. */
-export const snippetOf = (text: string, terms: ReadonlySet<string>) => {
-  const spans = wordSpans(text)
-  const matches = spans.filter((span) => terms.has(span.term))
+export interface TextSpan {
+  readonly start: number
+  readonly end: number
+}
+
+/** A window of `text` placed `leadIn` characters before `anchor`, with the `matches` inside it. */
+export const snippetAround = (text: string, matches: ReadonlyArray<TextSpan>, anchor: number) => {
   let start = 0
   let end = text.length
   if (text.length > snippetLength) {
-    const first = matches[0]?.start ?? 0
-    start = Math.max(0, first - 100)
+    start = Math.max(0, anchor - leadIn)
     if (start > 0) {
       const space = text.indexOf(" ", start)
-      start = space === -1 || space > first ? start : space + 1
+      start = space === -1 || space > anchor ? start : space + 1
     }
     end = Math.min(text.length, start + snippetLength)
     if (end < text.length) {
@@ -29,4 +35,10 @@ export const snippetOf = (text: string, terms: ReadonlySet<string>) => {
     .filter((span) => span.start >= start && span.end <= end)
     .map((span) => [span.start - start + prefix.length, span.end - start + prefix.length] as const)
   return { snippet, highlights }
+}
+
+/** A window of the paragraph around its first match, with the matched words' offsets in it. */
+export const snippetOf = (text: string, terms: ReadonlySet<string>) => {
+  const matches = wordSpans(text).filter((span) => terms.has(span.term))
+  return snippetAround(text, matches, matches[0]?.start ?? 0)
 }

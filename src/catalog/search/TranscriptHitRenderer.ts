@@ -13,20 +13,19 @@ export interface RankedParagraph extends ParagraphLocation {
 export const makeTranscriptHitRenderer = (catalog: CatalogService) => {
   const baseUrl = catalog.manifest.baseUrl.replace(/\/+$/, "")
 
-  /** The nearest known start at or before a paragraph, so every hit can link into the audio. */
-  const audioStart = (slug: string, paragraphIndex: number): number => {
-    const paragraphs = catalog.transcriptRecord(slug)?.paragraphs ?? []
-    for (let i = paragraphIndex; i >= 0; i--) {
-      const start = paragraphs[i]?.startSeconds
-      if (start !== null && start !== undefined) return start
-    }
-    return 0
-  }
+  /**
+   * The audio at the paragraph's start (`#t=<startSeconds>`, catalog-extensions §2). A paragraph
+   * without a time of its own links to the whole audio: an earlier paragraph's time would promise a
+   * moment the transcript does not know, and the hit's `startSeconds` (null) would disagree with it.
+   */
+  const audioAt = (audioUrl: string, startSeconds: number | null): string =>
+    startSeconds === null ? audioUrl : `${audioUrl}#t=${startSeconds}`
 
   return (terms: ReadonlySet<string>) =>
     (ranked: RankedParagraph): TranscriptHit => {
       const episode = catalog.episode(ranked.slug) as Episode
       const paragraph = catalog.transcriptRecord(ranked.slug)?.paragraphs[ranked.paragraphIndex]
+      const startSeconds = paragraph?.startSeconds ?? null
       const { snippet, highlights } = snippetOf(paragraph?.text ?? "", terms)
       return new TranscriptHit(
         {
@@ -36,7 +35,7 @@ export const makeTranscriptHitRenderer = (catalog: CatalogService) => {
           episodeNumber: episode.episodeNumber,
           paragraphIndex: ranked.paragraphIndex,
           speaker: paragraph?.speaker ?? null,
-          startSeconds: paragraph?.startSeconds ?? null,
+          startSeconds,
           snippet,
           highlights,
           relevance: ranked.relevance,
@@ -44,7 +43,7 @@ export const makeTranscriptHitRenderer = (catalog: CatalogService) => {
             {
               episode: `${baseUrl}/v1/episodes/${encodeURIComponent(ranked.slug)}`,
               transcript: `${baseUrl}/v1/transcripts/${encodeURIComponent(ranked.slug)}`,
-              audioAt: `${episode.audio.url}#t=${audioStart(ranked.slug, ranked.paragraphIndex)}`
+              audioAt: audioAt(episode.audio.url, startSeconds)
             },
             true
           )

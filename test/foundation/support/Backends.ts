@@ -10,6 +10,17 @@ import * as Pg from "pg"
 export const postgresUrl = process.env.TEST_DATABASE_URL
 export const hasPostgres = postgresUrl !== undefined && postgresUrl !== ""
 
+/** Why the PostgreSQL groups skip, or undefined when they run (printed by test/support/SkipReport.ts). */
+export const postgresUnavailable: string | undefined = hasPostgres
+  ? undefined
+  : "PostgreSQL: TEST_DATABASE_URL is not set (a server where the tests may create databases; bash .ci/run starts one)"
+
+/** Why the group that stops and restarts a PostgreSQL of its own skips, or undefined when it runs. */
+export const pgCtlUnavailable: string | undefined =
+  process.env.TEST_PG_CTL === undefined || process.env.TEST_PG_CTL === ""
+    ? "a PostgreSQL of the test's own: TEST_PG_CTL is not set (the pg_ctl to start, stop and restart it with; bash .ci/run sets it)"
+    : undefined
+
 /** A connection URL to the same server as TEST_DATABASE_URL, naming another database. */
 export const withDatabase = (url: string, database: string): string => {
   const parsed = new URL(url)

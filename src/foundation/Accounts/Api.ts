@@ -16,6 +16,7 @@ import {
   WrongCurrentPassword
 } from "../Domain/Errors.js"
 import { SessionId } from "../Domain/Ids.js"
+import { Text } from "../Domain/Text.js"
 import { Password, PersonName, Theme, UserProfile } from "../Domain/User.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
@@ -24,13 +25,13 @@ export const SignUpRequest = Schema.Struct({ email: Email, password: Password, n
 /** Sign-in checks only the shape: rules of new passwords say nothing about old ones. */
 export const SignInRequest = Schema.Struct({
   email: Email,
-  password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
+  password: Text.pipe(Schema.minLength(1), Schema.maxLength(1024))
 })
 
 export const SignedInResponse = Schema.Struct({ user: UserProfile })
 
 export const VerifyEmailRequest = Schema.Struct({
-  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+  token: Text.pipe(Schema.minLength(1), Schema.maxLength(200))
 })
 
 export const SessionItem = Schema.Struct({
@@ -45,13 +46,13 @@ export const SessionItem = Schema.Struct({
 export const SessionList = Schema.Struct({ items: Schema.Array(SessionItem), nextCursor: Schema.Null })
 
 export const ChangePasswordRequest = Schema.Struct({
-  currentPassword: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024)),
+  currentPassword: Text.pipe(Schema.minLength(1), Schema.maxLength(1024)),
   newPassword: Password
 })
 
 export const UpdateProfileRequest = Schema.Struct({
   name: PersonName,
-  preferredName: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)),
+  preferredName: Text.pipe(Schema.minLength(1), Schema.maxLength(80)),
   theme: Theme
 })
 

@@ -1,9 +1,10 @@
 // Field types shared by the foundation's resources and requests, with the contract's bounds.
 import * as Schema from "effect/Schema"
 import { Id } from "./Ids.js"
+import { Text } from "./Text.js"
 
 /** A pragmatic email check (one `@`, a dot in the domain, no spaces); the contract caps it at 254. */
-export const Email = Schema.String.pipe(
+export const Email = Text.pipe(
   Schema.maxLength(254),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
 ).annotations({ jsonSchema: { format: "email" }, description: "An email address (at most 254 characters)" })

@@ -2,9 +2,10 @@
 // a member id where an organization id is expected. All are strings of 1 to 160 characters on the
 // wire (base contract §8); the brand exists only in the types.
 import * as Schema from "effect/Schema"
+import { Text } from "./Text.js"
 
 /** Every identifier of the contract: a string of 1 to 160 characters. */
-export const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(160))
+export const Id = Text.pipe(Schema.minLength(1), Schema.maxLength(160))
 
 export const OrganizationId = Id.pipe(Schema.brand("OrganizationId"))
 export type OrganizationId = typeof OrganizationId.Type

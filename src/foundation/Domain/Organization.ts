@@ -3,9 +3,10 @@
 import * as Schema from "effect/Schema"
 import { Role } from "./Common.js"
 import { OrganizationId } from "./Ids.js"
+import { Text } from "./Text.js"
 
 /** 1 to 60 characters of lowercase letters, digits and dashes (extensions §2). */
-export const Slug = Schema.String.pipe(
+export const Slug = Text.pipe(
   Schema.minLength(1),
   Schema.maxLength(60),
   Schema.pattern(/^[a-z0-9-]+$/, { message: () => "must use only lowercase letters, digits and -" }),
@@ -31,7 +32,7 @@ export class OrganizationWithRole extends Schema.Class<OrganizationWithRole>("Or
   role: Role
 }) {}
 
-export const OrganizationName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+export const OrganizationName = Text.pipe(Schema.minLength(1), Schema.maxLength(120))
 
 /** Schemes whose links run script in the reader's browser: refused as a website. */
 const scriptSchemes = new Set(["javascript:", "data:", "vbscript:"])
@@ -51,7 +52,7 @@ const isWebsite = (value: string): boolean => {
 const websiteDescription =
   "An absolute URI such as https://example.com, or an empty string to clear it (javascript:, data: and vbscript: URIs are refused)."
 
-export const Website = Schema.String.pipe(
+export const Website = Text.pipe(
   Schema.filter(isWebsite, { message: () => "must be empty or an absolute URI such as https://example.com" })
 ).annotations({
   description: websiteDescription,
@@ -65,4 +66,4 @@ export const Website = Schema.String.pipe(
 })
 
 /** A company detail in an update: at most `max` characters; an empty string clears it. */
-export const CompanyDetail = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+export const CompanyDetail = (max: number) => Text.pipe(Schema.maxLength(max))

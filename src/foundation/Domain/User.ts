@@ -2,6 +2,7 @@
 import * as Schema from "effect/Schema"
 import { Email } from "./Common.js"
 import { UserId } from "./Ids.js"
+import { Text } from "./Text.js"
 
 export const Theme = Schema.Literal("system", "light", "dark")
 export type Theme = typeof Theme.Type
@@ -17,6 +18,6 @@ export class UserProfile extends Schema.Class<UserProfile>("UserProfile")({
 }) {}
 
 /** A person's display name: 1 to 120 characters. */
-export const PersonName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+export const PersonName = Text.pipe(Schema.minLength(1), Schema.maxLength(120))
 
-export const Password = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(128))
+export const Password = Text.pipe(Schema.minLength(8), Schema.maxLength(128))

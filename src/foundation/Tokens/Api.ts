@@ -7,10 +7,11 @@ import { errorDoc } from "../../http/ApiError.js"
 import { Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
 import { InvalidCursor, OrganizationNotFound, RoleNotPermitted, TokenNotFound } from "../Domain/Errors.js"
 import { OrganizationId, OrganizationPath, TokenId } from "../Domain/Ids.js"
+import { Text } from "../Domain/Text.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
 export const CreateTokenRequest = Schema.Struct({
-  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)),
+  name: Text.pipe(Schema.minLength(1), Schema.maxLength(80)),
   scopes: Schema.NonEmptyArray(Scope),
   expiresInDays: Schema.Int.pipe(Schema.between(1, 365))
 })

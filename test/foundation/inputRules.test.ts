@@ -11,6 +11,7 @@ import {
   createOrganization,
   foundationServer,
   isEnvelope,
+  sessionFrom,
   signUp,
   uniqueEmail
 } from "./support/FoundationClient.js"
@@ -36,7 +37,7 @@ const signsIn = (account: Account, password: string) =>
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`input rules on ${backend.name}`, () => {
-    layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "100000" }), {
+    layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "100000", AUTH_RATE_LIMIT: "1000" }), {
       timeout: 120_000,
       excludeTestServices: true
     })((it) => {
@@ -87,6 +88,70 @@ for (const backend of backends) {
               expect(response.json).toMatchObject({ website: website === "" ? null : website })
               version++
             }
+          })
+      )
+
+      it.effect(
+        "sign-up with a common, repeated, blank or email-equal password is 400 saying why, and makes nothing",
+        () =>
+          Effect.gen(function* () {
+            const email = uniqueEmail("weak")
+            const cases: ReadonlyArray<readonly [string, string]> = [
+              ["password", commonPasswordMessage],
+              ["12345678", commonPasswordMessage],
+              ["PassWord1", commonPasswordMessage],
+              ["Iloveyou", commonPasswordMessage],
+              ["        ", "This password is only whitespace; choose another."],
+              ["\t \t \t \t ", "This password is only whitespace; choose another."],
+              ["aaaaaaaaaaaa", "This password repeats one character; choose another."],
+              ["ZzZzZzZzZz", "This password repeats one character; choose another."],
+              [email.toUpperCase(), "This password is your email address; choose another."]
+            ]
+            for (const [password, reason] of cases) {
+              const response = yield* call("/auth/sign-up", { body: { email, password, name: "Weak" } })
+              expectRefused(response, "password", reason)
+              expect(response.headers.get("set-cookie")).toBeNull()
+            }
+            // Nothing was made: the email is still free, and a password of its own is accepted.
+            const accepted = yield* call("/auth/sign-up", {
+              body: { email, password: "plum orchard at dusk", name: "Weak" }
+            })
+            expect(accepted.status, accepted.text).toBe(200)
+          })
+      )
+
+      it.effect(
+        "a password change to a weak password is 400 saying why, and the old password still works",
+        () =>
+          Effect.gen(function* () {
+            const account = yield* signUp("weak-change")
+            const other = yield* call("/auth/sign-in", {
+              body: { email: account.email, password: account.password }
+            })
+            expect(other.status).toBe(200)
+            for (const [newPassword, reason] of [
+              ["password", commonPasswordMessage],
+              ["qwertyuiop", commonPasswordMessage],
+              ["        ", "This password is only whitespace; choose another."],
+              ["11111111111", "This password repeats one character; choose another."],
+              [account.email, "This password is your email address; choose another."]
+            ] as const) {
+              const response = yield* call("/security/password", {
+                session: account.session,
+                body: { currentPassword: account.password, newPassword }
+              })
+              expectRefused(response, "newPassword", reason)
+              expect(yield* signsIn(account, newPassword)).toBe(false)
+            }
+            expect(yield* signsIn(account, account.password)).toBe(true)
+            // No other session was revoked by a refused change.
+            expect((yield* call("/profile", { session: sessionFrom(other) })).status).toBe(200)
+            const changed = yield* call("/security/password", {
+              session: account.session,
+              body: { currentPassword: account.password, newPassword: "plum orchard at dusk" }
+            })
+            expect(changed.status, changed.text).toBe(200)
+            expect(yield* signsIn(account, "plum orchard at dusk")).toBe(true)
           })
       )
     })

@@ -331,7 +331,11 @@ for (const backend of backends) {
           expect(response.status, response.text).toBe(200)
           const { version: _, ...fields } = body
           expect(response.json).toMatchObject({ ...fields, version: 2 })
-          for (const website of ["http://127.0.0.1:8080/", "https://例え.jp/パス", "HTTPS://Limits.Example"]) {
+          for (const website of [
+            "http://127.0.0.1:8080/",
+            "https://例え.jp/パス",
+            "HTTPS://Limits.Example"
+          ]) {
             const current = (yield* read(owner, organization.id)).version
             const again = yield* patch(owner, organization.id, { version: current, name: "Limits", website })
             expect(again.status, website).toBe(200)

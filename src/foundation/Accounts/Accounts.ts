@@ -12,13 +12,14 @@ import {
   InvalidVerificationLink,
   type RateLimited,
   Unauthenticated,
+  WeakPassword,
   WrongCurrentPassword
 } from "../Domain/Errors.js"
 import { UserId } from "../Domain/Ids.js"
 import type { Theme, UserProfile } from "../Domain/User.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { Outbox } from "../Outbox/Outbox.js"
-import { decoyHash, Passwords } from "../Security/Passwords.js"
+import { decoyHash, Passwords, passwordWeakness } from "../Security/Passwords.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { RateLimiter } from "../Security/RateLimiter.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
@@ -55,6 +56,12 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       email: string
     ): Effect.Effect<void, RateLimited | DatabaseUnavailable> =>
       limiter.consume(`auth:${hashSecret(`${client.address}\n${email.toLowerCase()}`)}`, config.authRateLimit)
+
+    /** Refuses a new password that is easy to guess, naming the field it came in. */
+    const refuseWeakPassword = (field: string, password: string, email: string) => {
+      const reason = passwordWeakness(password, email)
+      return reason === undefined ? Effect.void : Effect.fail(new WeakPassword({ field, reason }))
+    }
 
     /** Writes a verification token and its message; call inside the transaction of the cause. */
     const sendVerification = (userId: UserId, email: string, purpose: VerificationPurpose) =>
@@ -95,6 +102,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       (input: { email: string; password: string; name: string }, client: ClientInfo) =>
         Effect.gen(function* () {
           yield* limitAttempts(client, input.email)
+          yield* refuseWeakPassword("password", input.password, input.email)
           if (yield* users.emailInUse(input.email)) return yield* new EmailTaken()
           const passwordHash = yield* passwords.hash(input.password)
           const userId = UserId.make(newId("usr"))
@@ -179,6 +187,8 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       "Accounts.changePassword",
       (principal: SessionPrincipal, currentPassword: string, newPassword: string) =>
         Effect.gen(function* () {
+          const user = yield* profile(principal.userId)
+          yield* refuseWeakPassword("newPassword", newPassword, user.email)
           const stored = yield* users.passwordHash(principal.userId)
           const valid = yield* passwords.verify(
             currentPassword,

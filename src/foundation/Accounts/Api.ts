@@ -11,8 +11,10 @@ import {
   ForeignOrigin,
   InvalidCredentials,
   InvalidVerificationLink,
+  PasswordChecksBusy,
   RateLimited,
   SessionNotFound,
+  WeakPassword,
   WrongCurrentPassword
 } from "../Domain/Errors.js"
 import { SessionId } from "../Domain/Ids.js"
@@ -65,9 +67,11 @@ export const AuthApi = HttpApiGroup.make("auth")
       .annotate(OpenApi.Summary, "Create an account and start a session")
       .setPayload(SignUpRequest)
       .addSuccess(SignedInResponse)
+      .addError(errorDoc(WeakPassword))
       .addError(errorDoc(EmailTaken))
       .addError(errorDoc(ForeignOrigin))
       .addError(errorDoc(RateLimited))
+      .addError(errorDoc(PasswordChecksBusy))
   )
   .add(
     HttpApiEndpoint.post("signIn", "/auth/sign-in")
@@ -77,6 +81,7 @@ export const AuthApi = HttpApiGroup.make("auth")
       .addError(errorDoc(InvalidCredentials))
       .addError(errorDoc(ForeignOrigin))
       .addError(errorDoc(RateLimited))
+      .addError(errorDoc(PasswordChecksBusy))
   )
   .add(
     HttpApiEndpoint.post("signOut", "/auth/sign-out")
@@ -114,6 +119,8 @@ export const SecurityApi = HttpApiGroup.make("security")
       .setPayload(ChangePasswordRequest)
       .addSuccess(Success)
       .addError(errorDoc(WrongCurrentPassword))
+      .addError(errorDoc(WeakPassword))
+      .addError(errorDoc(PasswordChecksBusy))
   )
   .middleware(SessionAuth)
 

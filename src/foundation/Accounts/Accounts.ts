@@ -10,7 +10,7 @@ import {
   EmailTaken,
   InvalidCredentials,
   InvalidVerificationLink,
-  type RateLimited,
+  RateLimited,
   Unauthenticated,
   WeakPassword,
   WrongCurrentPassword
@@ -50,12 +50,31 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
     const config = yield* FoundationConfig
     const emailTokenSeconds = Math.floor(Duration.toSeconds(config.emailTokenTtl))
 
-    /** At most N attempts a minute per client address and email (extensions §7). */
+    /**
+     * At most N attempts a minute per client address and email (extensions §7), and at most M per
+     * address whatever the emails, so one address can neither try many accounts nor make them
+     * (issue 14). Both counters are kept in the database, so every instance counts together.
+     */
     const limitAttempts = (
       client: ClientInfo,
       email: string
     ): Effect.Effect<void, RateLimited | DatabaseUnavailable> =>
-      limiter.consume(`auth:${hashSecret(`${client.address}\n${email.toLowerCase()}`)}`, config.authRateLimit)
+      Effect.zipRight(
+        limiter.consume(`auth-address:${hashSecret(client.address)}`, config.authAddressRateLimit).pipe(
+          Effect.catchTag("RateLimited", (limited) =>
+            Effect.fail(
+              new RateLimited({
+                message: "Too many sign-in and sign-up attempts from your address; wait before trying again.",
+                retryAfterSeconds: limited.retryAfterSeconds
+              })
+            )
+          )
+        ),
+        limiter.consume(
+          `auth:${hashSecret(`${client.address}\n${email.toLowerCase()}`)}`,
+          config.authRateLimit
+        )
+      )
 
     /** Refuses a new password that is easy to guess, naming the field it came in. */
     const refuseWeakPassword = (field: string, password: string, email: string) => {

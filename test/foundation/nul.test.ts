@@ -270,8 +270,24 @@ const probes = (world: World): ReadonlyArray<Probe> => {
         body: stringFields(endpoint.payloadSchema)
       }
       if (fields.path.length + fields.query.length + fields.body.length === 0) continue
-      const base = valid[operation]
-      // An operation added to the API needs a valid request here, or its fields go untested.
+      // An operation without a request above is still probed when it takes no body: its path and
+      // query are decoded before anything else, so any value of its other parameters will do. One
+      // with a body needs a valid request above, or its fields would go untested.
+      const base =
+        valid[operation] ??
+        (fields.body.length === 0
+          ? {
+              caller: world.owner,
+              path: Object.fromEntries(
+                fields.path.map(({ path: [name = ""] }) => [
+                  name,
+                  name === "organizationId" ? world.organizationId : "unknown"
+                ])
+              ),
+              query: {},
+              body: undefined
+            }
+          : undefined)
       expect(base, `a valid request for ${operation}`).toBeDefined()
       if (base === undefined) continue
       for (const [place, list] of Object.entries(fields)) {

@@ -6,6 +6,7 @@
 // TEST_DATABASE_URL.
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:54329/postgres npm run bench -- foundation-tenants
+import { createHmac, timingSafeEqual } from "node:crypto"
 import type * as Http from "node:http"
 import { fileURLToPath } from "node:url"
 import * as Pg from "pg"
@@ -59,6 +60,23 @@ const getOrganization = async (
   })
 }
 
+/**
+ * The service's cursor signature (src/foundation/Database/KeysetPage.ts), with the key the service
+ * stored in the database: a 128-bit HMAC-SHA256 tag over the list and the position, before it.
+ */
+let cursorKey: Promise<Buffer> | undefined
+const cursorTag = async (pool: Pg.Pool, list: string, payload: Buffer) => {
+  cursorKey ??= pool
+    .query("SELECT key FROM signing_keys WHERE name = 'page-cursors'")
+    .then(({ rows }) => createHmac("sha256", String(rows[0]?.key)).update("foundation list cursors").digest())
+  return createHmac("sha256", await cursorKey)
+    .update(list)
+    .update("\n")
+    .update(payload)
+    .digest()
+    .subarray(0, 16)
+}
+
 /** members.list for a session: any member; keyset page of `limit` after the cursor's position. */
 const listMembers = async (
   id: string,
@@ -81,8 +99,14 @@ const listMembers = async (
   ])
   if (role.rows.length === 0) return send(response, 404, { code: "NOT_FOUND" })
   let after: [Date, string] | undefined
+  const list = `members:${id}`
   if (cursor !== undefined) {
-    const text = Buffer.from(cursor, "base64url").toString()
+    const bytes = Buffer.from(cursor, "base64url")
+    const payload = bytes.subarray(16)
+    const tag = await cursorTag(pool, list, payload)
+    if (bytes.length <= 16 || !timingSafeEqual(bytes.subarray(0, 16), tag))
+      return send(response, 400, { code: "BAD_REQUEST" })
+    const text = payload.toString()
     const dot = text.indexOf(".")
     if (dot < 1) return send(response, 400, { code: "BAD_REQUEST" })
     after = [new Date(Number(text.slice(0, dot))), text.slice(dot + 1)]
@@ -96,6 +120,11 @@ const listMembers = async (
   )
   const items = rows.slice(0, limit)
   const last = items[items.length - 1]
+  const position = last ? Buffer.from(`${last.created_at.getTime()}.${last.id}`) : undefined
+  const nextCursor =
+    rows.length > limit && position
+      ? Buffer.concat([await cursorTag(pool, list, position), position]).toString("base64url")
+      : null
   return send(response, 200, {
     items: items.map((row) => ({
       id: row.id,
@@ -104,10 +133,7 @@ const listMembers = async (
       email: row.email,
       role: row.role
     })),
-    nextCursor:
-      rows.length > limit && last
-        ? Buffer.from(`${last.created_at.getTime()}.${last.id}`).toString("base64url")
-        : null
+    nextCursor
   })
 }
 

@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { layerCatalog } from "./catalog/CatalogRoutes.js"
 import { layerFoundation } from "./foundation/Foundation.js"
+import { ClientAddress } from "./http/ClientAddress.js"
 import { layerNodeServer } from "./http/NodeServer.js"
 import { PageAssetRoutes } from "./http/pages/PageAssets.js"
 import { AfterListen, BodyLimits, FastPaths } from "./http/ServerRegistries.js"
@@ -25,6 +26,7 @@ const Routes = Layer.unwrapEffect(
         | FastPaths
         | BodyLimits
         | AfterListen
+        | ClientAddress
         | HttpRouter.HttpRouter.DefaultServices
       >
     > = []
@@ -34,7 +36,9 @@ const Routes = Layer.unwrapEffect(
     if (settings.catalogEnabled) routes.push(layerCatalog)
     // The front door and the pages' stylesheet, whichever features are on.
     const features = { catalog: settings.catalogEnabled, foundation: settings.foundationEnabled }
-    return Layer.mergeAll(LandingPageRoutes(features), PageAssetRoutes, ...routes)
+    return Layer.mergeAll(LandingPageRoutes(features), PageAssetRoutes, ...routes).pipe(
+      Layer.provide(ClientAddress.layer(settings.trustProxy))
+    )
   })
 )
 

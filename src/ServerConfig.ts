@@ -15,6 +15,11 @@ export interface ServerSettings {
   readonly maxBodyBytes: number
   /** One line per request on stdout. */
   readonly accessLog: boolean
+  /**
+   * Take the client's address from X-Forwarded-For (behind a proxy you run): one setting for the
+   * whole process, so both features' rate limits count clients alike.
+   */
+  readonly trustProxy: boolean
 }
 
 export const serverSettingsConfig: Config.Config<ServerSettings> = Config.all({
@@ -34,7 +39,8 @@ export const serverSettingsConfig: Config.Config<ServerSettings> = Config.all({
     }),
     Config.withDefault(1_048_576)
   ),
-  accessLog: Config.boolean("ACCESS_LOG").pipe(Config.withDefault(false))
+  accessLog: Config.boolean("ACCESS_LOG").pipe(Config.withDefault(false)),
+  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false))
 })
 
 export class ServerConfig extends Context.Tag("ServerConfig")<ServerConfig, ServerSettings>() {

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { TooManyRequests } from "../http/ApiError.js"
-import { clientAddress, nodeClientAddress } from "../http/ClientAddress.js"
+import { ClientAddress } from "../http/ClientAddress.js"
 import { makeRateLimiter } from "../http/RateLimiter.js"
 import { CatalogConfig } from "./CatalogConfig.js"
 
@@ -36,7 +36,7 @@ export class CatalogAdmission extends Context.Tag("CatalogAdmission")<
 >() {
   static readonly layer = Layer.effect(
     CatalogAdmission,
-    Effect.map(CatalogConfig, (config): CatalogAdmissionService => {
+    Effect.map(Effect.all([CatalogConfig, ClientAddress]), ([config, addresses]): CatalogAdmissionService => {
       const limiter = makeRateLimiter({ perMinute: config.rateLimitPerMinute })
       const refused = (retryAfterSeconds: number) =>
         Either.left(
@@ -52,13 +52,12 @@ export class CatalogAdmission extends Context.Tag("CatalogAdmission")<
         }
         return Either.void
       }
-      const client = (request: HttpServerRequest.HttpServerRequest) =>
-        clientAddress(request, config.trustProxy)
+      const client = addresses.of
       return {
         admit,
         admitRequest: (cost) =>
           Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => admit(client(request), cost)),
-        nodeClient: (request) => nodeClientAddress(request, config.trustProxy),
+        nodeClient: addresses.ofNode,
         client,
         perMinute: config.rateLimitPerMinute
       }

@@ -11,8 +11,6 @@ export interface CatalogSettings {
   readonly directory: string
   /** Requests a minute per client address before 429. */
   readonly rateLimitPerMinute: number
-  /** Trust the first address of X-Forwarded-For as the client's (behind a proxy you run). */
-  readonly trustProxy: boolean
   /** Key for signing cursors; by default derived from the snapshot id, so every instance agrees. */
   readonly cursorSecret: Option.Option<Redacted.Redacted>
   /** Origins allowed to call /mcp from a browser, besides requests without an Origin. */
@@ -34,7 +32,6 @@ export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all(
     Config.validate({ message: "CATALOG_RATE_LIMIT must be a positive integer", validation: (n) => n > 0 }),
     Config.withDefault(defaultRateLimitPerMinute)
   ),
-  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   cursorSecret: Config.option(Config.redacted("CATALOG_CURSOR_SECRET")),
   mcpAllowedOrigins: Config.array(Config.string(), "MCP_ALLOWED_ORIGINS").pipe(Config.withDefault([])),
   mcpAllowedHosts: Config.array(Config.string(), "MCP_ALLOWED_HOSTS").pipe(Config.withDefault([])),

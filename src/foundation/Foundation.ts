@@ -9,6 +9,7 @@ import { Sessions } from "./Accounts/Sessions.js"
 import { UserRepo } from "./Accounts/UserRepo.js"
 import { layerDatabase } from "./Database/Database.js"
 import { Transactions } from "./Database/DatabaseEdge.js"
+import { PageCursors } from "./Database/KeysetPage.js"
 import { FoundationApi } from "./FoundationApi.js"
 import { FoundationConfig } from "./FoundationConfig.js"
 import { Housekeeping } from "./Housekeeping.js"
@@ -35,7 +36,7 @@ export class FoundationApp extends Context.Tag("FoundationApp")<FoundationApp, A
 
 /**
  * Every service of the foundation, each built once and shared by handlers and the worker, in tiers:
- * storage and primitives, then the permission rules, then the rules of each area.
+ * the cursor signer, storage and primitives, then the permission rules, then the rules of each area.
  */
 export const FoundationServices = Layer.mergeAll(
   Organizations.Default,
@@ -56,7 +57,8 @@ export const FoundationServices = Layer.mergeAll(
       MemberRepo.Default,
       InvitationRepo.Default
     )
-  )
+  ),
+  Layer.provideMerge(PageCursors.Default)
 )
 
 const Handlers = Layer.mergeAll(

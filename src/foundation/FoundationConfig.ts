@@ -4,7 +4,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
 
 export interface FoundationSettings {
   /** A real PostgreSQL when set; otherwise the embedded PGlite in `dataDir`. */
@@ -24,6 +24,14 @@ export interface FoundationSettings {
   readonly credentialRateLimit: number
   /** Sign-in and sign-up attempts a minute allowed per client address and email. */
   readonly authRateLimit: number
+  /** Sign-in and sign-up attempts a minute allowed per client address, whatever the emails. */
+  readonly authAddressRateLimit: number
+  /** Passwords hashed or checked at once (scrypt takes a core each while it runs). */
+  readonly passwordHashConcurrency: number
+  /** Password checks that may wait for a turn; beyond that they are answered 503 at once. */
+  readonly passwordHashQueue: number
+  /** Key that signs list cursors; none means the key kept in the database (shared by every instance). */
+  readonly cursorSecret: Option.Option<Redacted.Redacted>
   /** How often the outbox worker looks for messages written by other instances. */
   readonly outboxPollInterval: Duration.Duration
   /** The wait after a first failed delivery; it doubles with each further failure, up to an hour. */
@@ -37,6 +45,24 @@ const positive = (name: string, fallback: number, max: number) =>
       validation: (n) => n >= 1 && n <= max
     }),
     Config.withDefault(fallback)
+  )
+
+const atLeast = (name: string, min: number, fallback: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.validate({
+      message: `${name} must be an integer between ${min} and ${max}`,
+      validation: (n) => n >= min && n <= max
+    }),
+    Config.withDefault(fallback)
+  )
+
+/** A signing key of the operator's: long enough that it cannot be guessed. */
+const secret = (name: string) =>
+  Config.redacted(name).pipe(
+    Config.validate({
+      message: `${name} must be at least 32 characters`,
+      validation: (value) => Redacted.value(value).length >= 32
+    })
   )
 
 const origin = (name: string) =>
@@ -72,6 +98,11 @@ export const foundationSettingsConfig = (port: number): Config.Config<Foundation
     invitationTtl: positive("INVITATION_TTL_DAYS", 7, 365).pipe(Config.map(Duration.days)),
     credentialRateLimit: positive("CREDENTIAL_RATE_LIMIT", 600, 1_000_000),
     authRateLimit: positive("AUTH_RATE_LIMIT", 10, 1_000_000),
+    authAddressRateLimit: positive("AUTH_ADDRESS_RATE_LIMIT", 30, 1_000_000),
+    // One hash at a time leaves the other core of a two-core machine to everything else.
+    passwordHashConcurrency: positive("PASSWORD_HASH_CONCURRENCY", 1, 64),
+    passwordHashQueue: atLeast("PASSWORD_HASH_QUEUE", 0, 32, 100_000),
+    cursorSecret: Config.option(secret("FOUNDATION_CURSOR_SECRET")),
     outboxPollInterval: positive("OUTBOX_POLL_MS", 1000, 3_600_000).pipe(Config.map(Duration.millis)),
     outboxRetryBase: positive("OUTBOX_RETRY_BASE_MS", 5000, 3_600_000).pipe(Config.map(Duration.millis))
   })

@@ -21,7 +21,12 @@ describe("foundation settings", () => {
     ["PUBLIC_ORIGIN", "example.com"],
     ["CREDENTIAL_RATE_LIMIT", "0"],
     ["AUTH_RATE_LIMIT", "many"],
-    ["SESSION_TTL_DAYS", "-1"]
+    ["SESSION_TTL_DAYS", "-1"],
+    ["AUTH_ADDRESS_RATE_LIMIT", "0"],
+    ["PASSWORD_HASH_CONCURRENCY", "0"],
+    ["PASSWORD_HASH_QUEUE", "-1"],
+    ["FOUNDATION_CURSOR_SECRET", "too short to sign with"],
+    ["TRUST_PROXY", "perhaps"]
   ] as const) {
     it.live(`${name}=${value} stops start-up with a message naming ${name}`, () =>
       Effect.gen(function* () {

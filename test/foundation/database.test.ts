@@ -45,6 +45,7 @@ const expectedTables = [
   "password_credentials",
   "rate_limit_counters",
   "sessions",
+  "signing_keys",
   "users"
 ]
 

@@ -10,15 +10,16 @@ import {
   EmailTaken,
   InvalidCredentials,
   InvalidVerificationLink,
-  type RateLimited,
+  RateLimited,
   Unauthenticated,
+  WeakPassword,
   WrongCurrentPassword
 } from "../Domain/Errors.js"
 import { UserId } from "../Domain/Ids.js"
 import type { Theme, UserProfile } from "../Domain/User.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { Outbox } from "../Outbox/Outbox.js"
-import { decoyHash, Passwords } from "../Security/Passwords.js"
+import { decoyHash, Passwords, passwordWeakness } from "../Security/Passwords.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { RateLimiter } from "../Security/RateLimiter.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
@@ -49,12 +50,37 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
     const config = yield* FoundationConfig
     const emailTokenSeconds = Math.floor(Duration.toSeconds(config.emailTokenTtl))
 
-    /** At most N attempts a minute per client address and email (extensions §7). */
+    /**
+     * At most N attempts a minute per client address and email (extensions §7), and at most M per
+     * address whatever the emails, so one address can neither try many accounts nor make them
+     * (issue 14). Both counters are kept in the database, so every instance counts together.
+     */
     const limitAttempts = (
       client: ClientInfo,
       email: string
     ): Effect.Effect<void, RateLimited | DatabaseUnavailable> =>
-      limiter.consume(`auth:${hashSecret(`${client.address}\n${email.toLowerCase()}`)}`, config.authRateLimit)
+      Effect.zipRight(
+        limiter.consume(`auth-address:${hashSecret(client.address)}`, config.authAddressRateLimit).pipe(
+          Effect.catchTag("RateLimited", (limited) =>
+            Effect.fail(
+              new RateLimited({
+                message: "Too many sign-in and sign-up attempts from your address; wait before trying again.",
+                retryAfterSeconds: limited.retryAfterSeconds
+              })
+            )
+          )
+        ),
+        limiter.consume(
+          `auth:${hashSecret(`${client.address}\n${email.toLowerCase()}`)}`,
+          config.authRateLimit
+        )
+      )
+
+    /** Refuses a new password that is easy to guess, naming the field it came in. */
+    const refuseWeakPassword = (field: string, password: string, email: string) => {
+      const reason = passwordWeakness(password, email)
+      return reason === undefined ? Effect.void : Effect.fail(new WeakPassword({ field, reason }))
+    }
 
     /** Writes a verification token and its message; call inside the transaction of the cause. */
     const sendVerification = (userId: UserId, email: string, purpose: VerificationPurpose) =>
@@ -95,6 +121,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       (input: { email: string; password: string; name: string }, client: ClientInfo) =>
         Effect.gen(function* () {
           yield* limitAttempts(client, input.email)
+          yield* refuseWeakPassword("password", input.password, input.email)
           if (yield* users.emailInUse(input.email)) return yield* new EmailTaken()
           const passwordHash = yield* passwords.hash(input.password)
           const userId = UserId.make(newId("usr"))
@@ -179,6 +206,8 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       "Accounts.changePassword",
       (principal: SessionPrincipal, currentPassword: string, newPassword: string) =>
         Effect.gen(function* () {
+          const user = yield* profile(principal.userId)
+          yield* refuseWeakPassword("newPassword", newPassword, user.email)
           const stored = yield* users.passwordHash(principal.userId)
           const valid = yield* passwords.verify(
             currentPassword,

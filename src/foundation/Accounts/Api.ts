@@ -12,18 +12,21 @@ import {
   ForeignOrigin,
   InvalidCredentials,
   InvalidVerificationLink,
+  PasswordChecksBusy,
   RateLimited,
   SessionNotFound,
+  WeakPassword,
   WrongCurrentPassword
 } from "../Domain/Errors.js"
 import { SessionId } from "../Domain/Ids.js"
+import { Text } from "../Domain/Text.js"
 import { Password, PersonName, Theme, UserProfile } from "../Domain/User.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
 export const SignUpRequest = Schema.Struct({ email: Email, password: Password, name: PersonName })
 
 /** A password as it is: rules of new passwords say nothing about old ones, so only the shape is checked. */
-const CurrentPassword = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024)).pipe(
+const CurrentPassword = Text.pipe(Schema.minLength(1), Schema.maxLength(1024)).pipe(
   documented("Current password", `The account's password as it is now: ${characters(1, 1024)}.`)
 )
 
@@ -32,7 +35,7 @@ export const SignInRequest = Schema.Struct({ email: Email, password: CurrentPass
 export const SignedInResponse = Schema.Struct({ user: UserProfile })
 
 export const VerifyEmailRequest = Schema.Struct({
-  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).pipe(
+  token: Text.pipe(Schema.minLength(1), Schema.maxLength(200)).pipe(
     documented("Verification token", `The token of the link sent by email: ${characters(1, 200)}.`)
   )
 })
@@ -55,7 +58,7 @@ export const ChangePasswordRequest = Schema.Struct({
 
 export const UpdateProfileRequest = Schema.Struct({
   name: PersonName,
-  preferredName: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)).pipe(
+  preferredName: Text.pipe(Schema.minLength(1), Schema.maxLength(80)).pipe(
     documented("Preferred name", `What the service calls the person: ${characters(1, 80)}.`)
   ),
   theme: Theme
@@ -70,9 +73,11 @@ export const AuthApi = HttpApiGroup.make("auth")
       .annotate(OpenApi.Summary, "Create an account and start a session")
       .setPayload(SignUpRequest)
       .addSuccess(SignedInResponse)
+      .addError(errorDoc(WeakPassword))
       .addError(errorDoc(EmailTaken))
       .addError(errorDoc(ForeignOrigin))
       .addError(errorDoc(RateLimited))
+      .addError(errorDoc(PasswordChecksBusy))
   )
   .add(
     HttpApiEndpoint.post("signIn", "/auth/sign-in")
@@ -82,6 +87,7 @@ export const AuthApi = HttpApiGroup.make("auth")
       .addError(errorDoc(InvalidCredentials))
       .addError(errorDoc(ForeignOrigin))
       .addError(errorDoc(RateLimited))
+      .addError(errorDoc(PasswordChecksBusy))
   )
   .add(
     HttpApiEndpoint.post("signOut", "/auth/sign-out")
@@ -119,6 +125,8 @@ export const SecurityApi = HttpApiGroup.make("security")
       .setPayload(ChangePasswordRequest)
       .addSuccess(Success)
       .addError(errorDoc(WrongCurrentPassword))
+      .addError(errorDoc(WeakPassword))
+      .addError(errorDoc(PasswordChecksBusy))
   )
   .middleware(SessionAuth)
 

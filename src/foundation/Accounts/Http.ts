@@ -4,6 +4,7 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ClientAddress } from "../../http/ClientAddress.js"
 import { Success } from "../Domain/Common.js"
 import { SessionNotFound } from "../Domain/Errors.js"
 import { FoundationApi } from "../FoundationApi.js"
@@ -22,12 +23,13 @@ export const AuthHttp = HttpApiBuilder.group(FoundationApi, "auth", (handlers) =
   Effect.gen(function* () {
     const accounts = yield* Accounts
     const sessions = yield* Sessions
+    const addresses = yield* ClientAddress
 
     /** Signs in by `signIn`, sets the session cookie and answers `{ user }`. */
     const startSession = <E>(signIn: (client: ClientInfo) => Effect.Effect<SignedIn, E>) =>
       Effect.gen(function* () {
         yield* rejectForeignOrigin
-        const signedIn = yield* signIn(yield* clientInfo)
+        const signedIn = yield* signIn(yield* clientInfo(addresses))
         yield* setCookie(sessionCookie(signedIn.sessionToken, sessions.ttl))
         return { user: signedIn.user }
       })

@@ -165,11 +165,27 @@ const outboxDeliveryLeases = Effect.gen(function* () {
   yield* sql`ALTER TABLE outbox ADD COLUMN claimed_until timestamptz`
 })
 
+/**
+ * Keys the service signs with when the operator sets none (list cursors, issue 14): created once
+ * per database by the first instance that needs one, so every instance on the database signs and
+ * checks with the same key.
+ */
+const signingKeys = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE signing_keys (
+      name text PRIMARY KEY,
+      key text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`
+})
+
 /** Every migration, by `<id>_<name>`; append new ones, never edit a released one. */
 export const migrations = {
   "1_initial_schema": initialSchema,
   "2_page_positions_in_milliseconds": pagePositionsInMilliseconds,
-  "3_outbox_delivery_leases": outboxDeliveryLeases
+  "3_outbox_delivery_leases": outboxDeliveryLeases,
+  "4_signing_keys": signingKeys
 }
 
 const migrationsTable = "effect_sql_migrations"

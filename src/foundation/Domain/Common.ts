@@ -2,9 +2,10 @@
 import * as Schema from "effect/Schema"
 import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Id } from "./Ids.js"
+import { Text } from "./Text.js"
 
 /** A pragmatic email check (one `@`, a dot in the domain, no spaces); the contract caps it at 254. */
-export const Email = Schema.String.pipe(
+export const Email = Text.pipe(
   Schema.maxLength(254),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
 ).annotations({

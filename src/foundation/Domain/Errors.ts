@@ -105,6 +105,36 @@ export class InvalidVerificationLink extends Schema.TaggedError<InvalidVerificat
   HttpApiSchema.annotations({ status: 400 })
 ) {}
 
+/**
+ * A new password that is easy to guess (NIST SP 800-63B §3.1.1.2): 400, naming the field and saying
+ * why, in the same shape as a field that failed its schema.
+ */
+export class WeakPassword extends Schema.TaggedError<WeakPassword>()(
+  "WeakPassword",
+  { field: Schema.String, reason: Schema.String },
+  HttpApiSchema.annotations({ status: 400 })
+) {
+  override get message() {
+    return `${this.field}: ${this.reason}`
+  }
+  get data() {
+    return { issues: [{ path: [this.field], message: this.reason }] }
+  }
+}
+
+/**
+ * More passwords are waiting to be checked than the service lets queue (password hashing is kept to
+ * a few at a time so that it cannot starve every other request): 503, try again shortly.
+ */
+export class PasswordChecksBusy extends Schema.TaggedError<PasswordChecksBusy>()(
+  "PasswordChecksBusy",
+  {
+    message: message("Too many passwords are being checked right now; try again in a moment."),
+    retryAfterSeconds: Schema.optionalWith(Schema.Int, { default: () => 1 })
+  },
+  HttpApiSchema.annotations({ status: 503 })
+) {}
+
 export class WrongCurrentPassword extends Schema.TaggedError<WrongCurrentPassword>()(
   "WrongCurrentPassword",
   { message: message("The current password is incorrect.") },

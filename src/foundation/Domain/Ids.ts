@@ -3,6 +3,7 @@
 // wire (base contract §8); the brand exists only in the types.
 import * as Schema from "effect/Schema"
 import { characters, documented } from "../../http/OpenApiDocument.js"
+import { Text } from "./Text.js"
 
 const idBounds = { minimum: 1, maximum: 160 } as const
 
@@ -11,10 +12,9 @@ const idOf = (title: string, what: string) =>
   documented(title, `The id of ${what}: ${characters(idBounds.minimum, idBounds.maximum)}.`)
 
 /** Every identifier of the contract: a string of 1 to 160 characters. */
-export const Id = Schema.String.pipe(
-  Schema.minLength(idBounds.minimum),
-  Schema.maxLength(idBounds.maximum)
-).pipe(documented("Identifier", `An identifier: ${characters(idBounds.minimum, idBounds.maximum)}.`))
+export const Id = Text.pipe(Schema.minLength(idBounds.minimum), Schema.maxLength(idBounds.maximum)).pipe(
+  documented("Identifier", `An identifier: ${characters(idBounds.minimum, idBounds.maximum)}.`)
+)
 
 export const OrganizationId = Id.pipe(Schema.brand("OrganizationId")).pipe(
   idOf("Organization id", "an organization")

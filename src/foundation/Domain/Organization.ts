@@ -4,9 +4,10 @@ import * as Schema from "effect/Schema"
 import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Role } from "./Common.js"
 import { OrganizationId } from "./Ids.js"
+import { Text } from "./Text.js"
 
 /** 1 to 60 characters of lowercase letters, digits and dashes (extensions §2). */
-export const Slug = Schema.String.pipe(
+export const Slug = Text.pipe(
   Schema.minLength(1),
   Schema.maxLength(60),
   Schema.pattern(/^[a-z0-9-]+$/, { message: () => "must use only lowercase letters, digits and -" }),
@@ -43,43 +44,48 @@ export class OrganizationWithRole extends Schema.Class<OrganizationWithRole>("Or
   role: Role
 }) {}
 
-export const OrganizationName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)).pipe(
+export const OrganizationName = Text.pipe(Schema.minLength(1), Schema.maxLength(120)).pipe(
   documented("Organization name", `The organization's name: ${characters(1, 120)}.`)
 )
 
-/** Schemes whose links run script in the reader's browser: refused as a website. */
-const scriptSchemes = new Set(["javascript:", "data:", "vbscript:"])
-
+/**
+ * A website is shown to people as a link, so it must be a web page: `http` or `https` with a host.
+ * Anything else is refused, not only the schemes that run script (`javascript:`, `data:`,
+ * `vbscript:`) but also `file:` (a path on the reader's own machine) and the rest.
+ */
 const isWebsite = (value: string): boolean => {
   if (value === "") return true
-  // An absolute URI (RFC 3986: a scheme, then no whitespace); WHATWG URL parsing catches the rest.
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(value)) return false
+  // An absolute URI without whitespace (RFC 3986), whose scheme is followed by `//` and a host.
+  if (!/^https?:\/\/\S+$/i.test(value)) return false
   try {
-    return !scriptSchemes.has(new URL(value).protocol.toLowerCase())
+    const url = new URL(value)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== ""
   } catch {
     return false
   }
 }
 
-/** `website` in an update: empty (clears it) or an absolute URI (base contract §4). */
+/** `website` in an update: empty (clears it) or an http or https URL (base contract §4, issue 14). */
 const websiteDescription =
-  "An absolute URI such as https://example.com, or an empty string to clear it (javascript:, data: and vbscript: URIs are refused)."
+  "An http or https URL such as https://example.com, or an empty string to clear it (other schemes, such as file:, javascript: or data:, are refused)."
 
-export const Website = Schema.String.pipe(
-  Schema.filter(isWebsite, { message: () => "must be empty or an absolute URI such as https://example.com" })
+export const Website = Text.pipe(
+  Schema.filter(isWebsite, {
+    message: () => "must be empty or an http or https URL such as https://example.com"
+  })
 ).annotations({
   description: websiteDescription,
   jsonSchema: {
     description: websiteDescription,
     anyOf: [
       { type: "string", enum: [""] },
-      { type: "string", format: "uri" }
+      { type: "string", format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" }
     ]
   }
 })
 
 /** A company detail in an update: at most `max` characters; an empty string clears it. */
 export const CompanyDetail = (title: string, max: number) =>
-  Schema.String.pipe(Schema.maxLength(max)).pipe(
+  Text.pipe(Schema.maxLength(max)).pipe(
     documented(title, `${characters(0, max)}; an empty string clears it.`)
   )

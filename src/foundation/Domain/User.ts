@@ -3,6 +3,7 @@ import * as Schema from "effect/Schema"
 import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Email } from "./Common.js"
 import { UserId } from "./Ids.js"
+import { Text } from "./Text.js"
 
 export const Theme = Schema.Literal("system", "light", "dark")
 export type Theme = typeof Theme.Type
@@ -18,11 +19,11 @@ export class UserProfile extends Schema.Class<UserProfile>("UserProfile")({
 }) {}
 
 /** A person's display name: 1 to 120 characters. */
-export const PersonName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)).pipe(
+export const PersonName = Text.pipe(Schema.minLength(1), Schema.maxLength(120)).pipe(
   documented("Name", `The person's display name: ${characters(1, 120)}.`)
 )
 
 /** A new password: 8 to 128 characters. */
-export const Password = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(128)).pipe(
+export const Password = Text.pipe(Schema.minLength(8), Schema.maxLength(128)).pipe(
   documented("Password", `A new password: ${characters(8, 128)}.`)
 )

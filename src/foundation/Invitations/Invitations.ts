@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Accounts } from "../Accounts/Accounts.js"
 import { Transactions } from "../Database/DatabaseEdge.js"
-import { readPage } from "../Database/KeysetPage.js"
+import { PageCursors } from "../Database/KeysetPage.js"
 import type { PageRequest, Role } from "../Domain/Common.js"
 import {
   AlreadyMember,
@@ -50,6 +50,7 @@ export class Invitations extends Effect.Service<Invitations>()("Invitations", {
     const access = yield* OrganizationAccess
     const accounts = yield* Accounts
     const outbox = yield* Outbox
+    const cursors = yield* PageCursors
     const { invitationTtl } = yield* FoundationConfig
     const ttlSeconds = Math.floor(Duration.toSeconds(invitationTtl))
 
@@ -59,7 +60,12 @@ export class Invitations extends Effect.Service<Invitations>()("Invitations", {
       (session: SessionPrincipal, organizationId: OrganizationId, page: PageRequest) =>
         Effect.zipRight(
           access.memberRole(session, organizationId),
-          readPage(page, (after, limit) => repo.page(organizationId, after, limit), toInvitation)
+          cursors.readPage(
+            `invitations:${organizationId}`,
+            page,
+            (after, limit) => repo.page(organizationId, after, limit),
+            toInvitation
+          )
         )
     )
 

@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Sessions } from "../Accounts/Sessions.js"
 import { Transactions } from "../Database/DatabaseEdge.js"
-import { readPage } from "../Database/KeysetPage.js"
+import { PageCursors } from "../Database/KeysetPage.js"
 import type { PageRequest, Role } from "../Domain/Common.js"
 import { LastOwner, MemberNotFound, RoleNotPermitted } from "../Domain/Errors.js"
 import type { MemberId, OrganizationId } from "../Domain/Ids.js"
@@ -23,6 +23,7 @@ export class Members extends Effect.Service<Members>()("Members", {
     const organizations = yield* OrganizationRepo
     const access = yield* OrganizationAccess
     const sessions = yield* Sessions
+    const cursors = yield* PageCursors
 
     /** Any member may list the members (a non-member gets 404). */
     const list = traced(
@@ -30,7 +31,8 @@ export class Members extends Effect.Service<Members>()("Members", {
       (session: SessionPrincipal, organizationId: OrganizationId, page: PageRequest) =>
         Effect.zipRight(
           access.memberRole(session, organizationId),
-          readPage(
+          cursors.readPage(
+            `members:${organizationId}`,
             page,
             (after, limit) => repo.page(organizationId, after, limit),
             // Rows were decoded on their way out of the database, and the response is encoded

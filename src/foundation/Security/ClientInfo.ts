@@ -1,24 +1,27 @@
-// What the foundation records about a caller: its address (for rate limits) and user agent (shown
-// in the session list), plus the check that public writes do not come from a foreign page.
+// What the foundation records about a caller: its address (for rate limits, by the server's one rule,
+// TRUST_PROXY included) and user agent (shown in the session list), plus the check that public
+// writes do not come from a foreign page.
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import type { ClientAddressRule } from "../../http/ClientAddress.js"
 import type { ClientInfo } from "../Accounts/Accounts.js"
 import { ForeignOrigin } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 
 const MAX_USER_AGENT = 512
 
-export const clientInfo: Effect.Effect<ClientInfo, never, HttpServerRequest.HttpServerRequest> = Effect.map(
-  HttpServerRequest.HttpServerRequest,
-  (request) => {
-    const userAgent = request.headers["user-agent"]
+export const clientInfo = (
+  addresses: ClientAddressRule
+): Effect.Effect<ClientInfo, never, HttpServerRequest.HttpServerRequest> =>
+  Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+    // Stored with the session, so it must be text PostgreSQL accepts: Node's parser refuses a NUL in
+    // a header already, and one that slipped through would only be dropped, never a failed sign-in.
+    const userAgent = request.headers["user-agent"]?.replaceAll("\u0000", "").slice(0, MAX_USER_AGENT)
     return {
-      address: Option.getOrElse(request.remoteAddress, () => "unknown"),
-      userAgent: userAgent === undefined || userAgent === "" ? null : userAgent.slice(0, MAX_USER_AGENT)
+      address: addresses.of(request),
+      userAgent: userAgent === undefined || userAgent === "" ? null : userAgent
     }
-  }
-)
+  })
 
 /**
  * Sign-up, sign-in and email verification carry no session, so the session Origin rule does not

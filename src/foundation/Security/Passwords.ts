@@ -1,7 +1,11 @@
-// Password hashing with scrypt (node:crypto): a random salt per password, and the cost parameters
-// stored with the hash so they can be raised later without breaking existing accounts.
+// Passwords: hashing with scrypt (node:crypto), a random salt per password and the cost parameters
+// stored with the hash so they can be raised later without breaking existing accounts; a bound on
+// how many hashes run at once; and the rule that refuses easily guessed new passwords.
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
+import { dictionary } from "@zxcvbn-ts/language-common"
 import * as Effect from "effect/Effect"
+import { PasswordChecksBusy } from "../Domain/Errors.js"
+import { FoundationConfig } from "../FoundationConfig.js"
 
 const KEY_LENGTH = 32
 /** N = 2^15 costs about 50 ms and 32 MiB per hash on this class of machine. */
@@ -23,29 +27,62 @@ const derive = (password: string, salt: Buffer, cost: Cost) =>
   })
 
 export class Passwords extends Effect.Service<Passwords>()("Passwords", {
-  succeed: {
-    /** `scrypt$N$r$p$salt$hash` (salt and hash in base64url). */
-    hash: (password: string) =>
-      Effect.gen(function* () {
-        const salt = randomBytes(16)
-        const key = yield* derive(password, salt, defaults)
-        return `scrypt$${defaults.N}$${defaults.r}$${defaults.p}$${salt.toString("base64url")}$${key.toString("base64url")}`
-      }).pipe(Effect.orDie),
+  effect: Effect.gen(function* () {
+    const { passwordHashConcurrency, passwordHashQueue } = yield* FoundationConfig
+    // scrypt runs on libuv's thread pool (4 threads) and keeps a core busy for ~50 ms: left
+    // unbounded, a flood of sign-ins takes every core from the event loop and so from every other
+    // request, the catalog's included (issue 14). At most `passwordHashConcurrency` run at once;
+    // `passwordHashQueue` more may wait, and any beyond those are answered 503 at once rather than
+    // waiting without bound.
+    const turns = yield* Effect.makeSemaphore(passwordHashConcurrency)
+    let admitted = 0
+    const bounded = <A>(work: Effect.Effect<A>): Effect.Effect<A, PasswordChecksBusy> =>
+      Effect.suspend(() => {
+        if (admitted >= passwordHashConcurrency + passwordHashQueue)
+          return Effect.fail(new PasswordChecksBusy())
+        admitted++
+        return turns
+          .withPermits(1)(
+            // A started hash cannot be stopped: its turn is held until it ends, even if the caller left.
+            Effect.uninterruptible(work)
+          )
+          .pipe(
+            Effect.ensuring(
+              Effect.sync(() => {
+                admitted--
+              })
+            )
+          )
+      })
 
-    /** False for a wrong password and for a stored value this code cannot read. */
-    verify: (password: string, stored: string) =>
-      Effect.gen(function* () {
-        const [scheme, n, r, p, salt, hash] = stored.split("$")
-        if (scheme !== "scrypt" || salt === undefined || hash === undefined) return false
-        const expected = Buffer.from(hash, "base64url")
-        const key = yield* derive(password, Buffer.from(salt, "base64url"), {
-          N: Number(n),
-          r: Number(r),
-          p: Number(p)
-        })
-        return key.length === expected.length && timingSafeEqual(key, expected)
-      }).pipe(Effect.orDie)
-  }
+    return {
+      /** `scrypt$N$r$p$salt$hash` (salt and hash in base64url). */
+      hash: (password: string) =>
+        bounded(
+          Effect.gen(function* () {
+            const salt = randomBytes(16)
+            const key = yield* derive(password, salt, defaults)
+            return `scrypt$${defaults.N}$${defaults.r}$${defaults.p}$${salt.toString("base64url")}$${key.toString("base64url")}`
+          }).pipe(Effect.orDie)
+        ),
+
+      /** False for a wrong password and for a stored value this code cannot read. */
+      verify: (password: string, stored: string) =>
+        bounded(
+          Effect.gen(function* () {
+            const [scheme, n, r, p, salt, hash] = stored.split("$")
+            if (scheme !== "scrypt" || salt === undefined || hash === undefined) return false
+            const expected = Buffer.from(hash, "base64url")
+            const key = yield* derive(password, Buffer.from(salt, "base64url"), {
+              N: Number(n),
+              r: Number(r),
+              p: Number(p)
+            })
+            return key.length === expected.length && timingSafeEqual(key, expected)
+          }).pipe(Effect.orDie)
+        )
+    }
+  })
 }) {}
 
 /**
@@ -53,3 +90,30 @@ export class Passwords extends Effect.Service<Passwords>()("Passwords", {
  * unknown email costs the same time as a wrong password and timing reveals no accounts.
  */
 export const decoyHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+
+/**
+ * Common and breached passwords: the password list of zxcvbn-ts (`@zxcvbn-ts/language-common`,
+ * 49,233 passwords ranked by how often they appear in breach corpora), kept to those long enough to
+ * be accepted at all (8 characters or more) and compared without regard to case.
+ */
+const commonPasswords: ReadonlySet<string> = new Set(
+  dictionary["passwords-common"]
+    .filter((password) => password.length >= 8)
+    .map((password) => password.toLowerCase())
+)
+
+const fold = (text: string) => text.normalize("NFKC").toLowerCase()
+
+/**
+ * Why a new password would be easy to guess, or undefined when it is not (NIST SP 800-63B
+ * §3.1.1.2: refuse values from breach corpora and dictionaries, repetitive characters and words of
+ * the context, such as the account's own email). Length is the schema's business.
+ */
+export const passwordWeakness = (password: string, email: string): string | undefined => {
+  const folded = fold(password)
+  if (/^\s*$/u.test(folded)) return "This password is only whitespace; choose another."
+  if (new Set(folded).size === 1) return "This password repeats one character; choose another."
+  if (commonPasswords.has(folded)) return "This password is in a list of common passwords; choose another."
+  if (folded === fold(email)) return "This password is your email address; choose another."
+  return undefined
+}

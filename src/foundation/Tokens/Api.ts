@@ -8,10 +8,11 @@ import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
 import { InvalidCursor, OrganizationNotFound, RoleNotPermitted, TokenNotFound } from "../Domain/Errors.js"
 import { OrganizationId, OrganizationPath, TokenId } from "../Domain/Ids.js"
+import { Text } from "../Domain/Text.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
 export const CreateTokenRequest = Schema.Struct({
-  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(80)).pipe(
+  name: Text.pipe(Schema.minLength(1), Schema.maxLength(80)).pipe(
     documented("Token name", `A name to tell the token by: ${characters(1, 80)}.`)
   ),
   scopes: Schema.NonEmptyArray(Scope),

@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
-import { keysetCondition, readPage } from "../Database/KeysetPage.js"
+import { keysetCondition, PageCursors } from "../Database/KeysetPage.js"
 import { type PageRequest, Scope } from "../Domain/Common.js"
 import { TokenNotFound } from "../Domain/Errors.js"
 import { OrganizationId, TokenId, type UserId } from "../Domain/Ids.js"
@@ -43,6 +43,7 @@ const SHOWN_LENGTH = TOKEN_PREFIX.length + 8
 export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const cursors = yield* PageCursors
 
     const create = repositoryCall(
       "ApiTokens.create",
@@ -108,7 +109,8 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
 
     /** The organization's tokens that are not revoked (expired ones included), newest first. */
     const list = traced("ApiTokens.list", (organizationId: OrganizationId, page: PageRequest) =>
-      readPage(
+      cursors.readPage(
+        `tokens:${organizationId}`,
         page,
         repositoryCall("ApiTokens.page", (after, limit) =>
           Effect.flatMap(

@@ -30,6 +30,8 @@ export const foundationServer = (
         CATALOG_ENABLED: "false",
         PUBLIC_ORIGIN,
         OUTBOX_POLL_MS: "50",
+        // Tests sign many accounts up from one address; the per-address limit has tests of its own.
+        AUTH_ADDRESS_RATE_LIMIT: "1000000",
         ...databaseEnv,
         ...env
       })

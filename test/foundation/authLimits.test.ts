@@ -1,0 +1,201 @@
+// Sign-in and sign-up under attack (issue 14): one address is limited across emails as well as per
+// email, behind a proxy the foundation counts the address the proxy saw (TRUST_PROXY, the same rule
+// as the catalog's), and password hashing is bounded: beyond the checks that may wait, 503 with
+// Retry-After instead of a queue without end. Counters live in the database, so instances share them.
+import { describe, expect, layer } from "@effect/vitest"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { ServerAddress } from "../../src/http/NodeServer.js"
+import { backends, hasPostgres } from "./support/Backends.js"
+import {
+  call,
+  foundationServer,
+  isEnvelope,
+  postgresFoundationServer,
+  signUp,
+  TestDatabaseUrl,
+  uniqueEmail
+} from "./support/FoundationClient.js"
+
+/** Counters use one-minute windows aligned on the clock: start a burst well inside one. */
+const awayFromWindowEdge = Effect.promise(async () => {
+  const intoMinute = Date.now() % 60_000
+  if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute))
+})
+
+const addressMessage = "Too many sign-in and sign-up attempts from your address; wait before trying again."
+
+const expectTooManyRequests = (
+  response: { status: number; headers: Headers; json: unknown; text: string },
+  message: string
+) => {
+  expect(response.status, response.text).toBe(429)
+  expect(response.json).toEqual({ defined: true, code: "TOO_MANY_REQUESTS", status: 429, message })
+  const retryAfter = Number(response.headers.get("retry-after"))
+  expect(Number.isInteger(retryAfter)).toBe(true)
+  expect(retryAfter).toBeGreaterThanOrEqual(1)
+  expect(retryAfter).toBeLessThanOrEqual(60)
+}
+
+/** A sign-in from `address` (as a proxy in front of the service reports it). */
+const signInFrom = (address: string | undefined, email: string, password = "not the password") =>
+  call("/auth/sign-in", {
+    body: { email, password },
+    headers: address === undefined ? {} : { "x-forwarded-for": address }
+  })
+
+const signUpFrom = (address: string | undefined, email: string) =>
+  call("/auth/sign-up", {
+    body: { email, password: "long enough password", name: "Limited" },
+    headers: address === undefined ? {} : { "x-forwarded-for": address }
+  })
+
+for (const backend of backends) {
+  describe.skipIf(backend.skip)(`sign-in limits behind a proxy on ${backend.name}`, () => {
+    layer(foundationServer(backend.database, { TRUST_PROXY: "true", AUTH_ADDRESS_RATE_LIMIT: "30" }), {
+      timeout: 120_000,
+      excludeTestServices: true
+    })((it) => {
+      it.effect(
+        "the 31st attempt in a minute from one address is 429 whatever the emails; others go on",
+        () =>
+          Effect.gen(function* () {
+            yield* awayFromWindowEdge
+            const address = "203.0.113.7"
+            // Sign-ups and sign-ins share the count: 10 new accounts, then 20 sign-ins to other emails.
+            for (let i = 1; i <= 10; i++) {
+              const response = yield* signUpFrom(address, uniqueEmail(`spray-up-${i}`))
+              expect(response.status, `sign-up ${i}: ${response.text}`).toBe(200)
+            }
+            for (let i = 11; i <= 30; i++) {
+              const response = yield* signInFrom(address, uniqueEmail(`spray-${i}`))
+              expect(response.status, `attempt ${i}: ${response.text}`).toBe(401)
+            }
+            expectTooManyRequests(yield* signInFrom(address, uniqueEmail("spray-31")), addressMessage)
+            expectTooManyRequests(yield* signUpFrom(address, uniqueEmail("spray-account-11")), addressMessage)
+            // Entries the client wrote itself in front of the proxy's do not make it someone else.
+            expectTooManyRequests(
+              yield* signInFrom(`198.51.100.1, ${address}`, uniqueEmail("spray-forged")),
+              addressMessage
+            )
+            // Another address is counted apart.
+            expect((yield* signInFrom("203.0.113.8", uniqueEmail("elsewhere"))).status).toBe(401)
+          })
+      )
+
+      it.effect("ten bad attempts lock an email for the address that made them, not for everyone", () =>
+        Effect.gen(function* () {
+          yield* awayFromWindowEdge
+          const victim = yield* signUp("victim")
+          const attacker = "192.0.2.66"
+          for (let attempt = 1; attempt <= 10; attempt++) {
+            expect((yield* signInFrom(attacker, victim.email)).status, `attempt ${attempt}`).toBe(401)
+          }
+          expectTooManyRequests(
+            yield* signInFrom(attacker, victim.email, victim.password),
+            "Wait before trying again."
+          )
+          // The victim, behind the same proxy at another address, still signs in.
+          const own = yield* signInFrom("192.0.2.10", victim.email, victim.password)
+          expect(own.status, own.text).toBe(200)
+        })
+      )
+    })
+  })
+
+  describe.skipIf(backend.skip)(`sign-in limits without a trusted proxy on ${backend.name}`, () => {
+    layer(foundationServer(backend.database, { AUTH_ADDRESS_RATE_LIMIT: "5" }), {
+      timeout: 120_000,
+      excludeTestServices: true
+    })((it) => {
+      it.effect("X-Forwarded-For is ignored: a client cannot pick a new address per attempt", () =>
+        Effect.gen(function* () {
+          yield* awayFromWindowEdge
+          for (let i = 1; i <= 5; i++) {
+            expect((yield* signInFrom(`203.0.113.${i}`, uniqueEmail(`hop-${i}`))).status).toBe(401)
+          }
+          expectTooManyRequests(yield* signInFrom("203.0.113.99", uniqueEmail("hop-6")), addressMessage)
+        })
+      )
+    })
+  })
+
+  describe.skipIf(backend.skip)(`password hashing under a flood on ${backend.name}`, () => {
+    layer(
+      foundationServer(backend.database, {
+        AUTH_RATE_LIMIT: "100000",
+        PASSWORD_HASH_CONCURRENCY: "1",
+        PASSWORD_HASH_QUEUE: "1"
+      }),
+      { timeout: 120_000, excludeTestServices: true }
+    )((it) => {
+      it.effect(
+        "sign-ins beyond the checks that may wait are 503 with Retry-After; the rest are answered",
+        () =>
+          Effect.gen(function* () {
+            const account = yield* signUp("flooded")
+            const responses = yield* Effect.all(
+              Array.from({ length: 24 }, (_, i) => signInFrom(undefined, uniqueEmail(`flood-${i}`))),
+              { concurrency: "unbounded" }
+            )
+            const statuses = responses.map((response) => response.status)
+            expect(
+              statuses.every((status) => status === 401 || status === 503),
+              statuses.join(" ")
+            ).toBe(true)
+            // One hash runs and one waits, so at least two were checked; the others were not kept waiting.
+            expect(statuses.filter((status) => status === 401).length).toBeGreaterThanOrEqual(2)
+            const busy = responses.filter((response) => response.status === 503)
+            expect(busy.length).toBeGreaterThanOrEqual(1)
+            for (const response of busy) {
+              expect(isEnvelope(response.json, 503), response.text).toBe(true)
+              expect((response.json as { message: string }).message).toBe(
+                "Too many passwords are being checked right now; try again in a moment."
+              )
+              expect(response.headers.get("retry-after")).toBe("1")
+            }
+            // Once the flood has passed, a sign-in is checked as usual.
+            const after = yield* signInFrom(undefined, account.email, account.password)
+            expect(after.status, after.text).toBe(200)
+          })
+      )
+    })
+  })
+}
+
+class SecondInstance extends Context.Tag("SecondInstance")<
+  SecondInstance,
+  Context.Context<ServerAddress>
+>() {}
+
+describe.skipIf(!hasPostgres)("the per-address limit across instances", () => {
+  const settings = { TRUST_PROXY: "true", AUTH_ADDRESS_RATE_LIMIT: "6" }
+  const twoInstances = Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const url = yield* TestDatabaseUrl
+      const second = yield* Layer.build(foundationServer(Effect.succeed({ DATABASE_URL: url }), settings))
+      return Layer.succeed(SecondInstance, second)
+    })
+  ).pipe(Layer.provideMerge(postgresFoundationServer(settings)))
+
+  layer(twoInstances, { timeout: 120_000, excludeTestServices: true })((it) => {
+    it.effect("two instances on one database count one address together", () =>
+      Effect.gen(function* () {
+        const second = yield* SecondInstance
+        yield* awayFromWindowEdge
+        const address = "203.0.113.50"
+        for (let i = 1; i <= 6; i++) {
+          const attempt = signInFrom(address, uniqueEmail(`shared-${i}`))
+          const response = i % 2 === 0 ? yield* attempt.pipe(Effect.provide(second)) : yield* attempt
+          expect(response.status, `attempt ${i}`).toBe(401)
+        }
+        expectTooManyRequests(yield* signInFrom(address, uniqueEmail("shared-7")), addressMessage)
+        expectTooManyRequests(
+          yield* signInFrom(address, uniqueEmail("shared-8")).pipe(Effect.provide(second)),
+          addressMessage
+        )
+      })
+    )
+  })
+})

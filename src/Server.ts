@@ -10,7 +10,13 @@ import { layerCatalog } from "./catalog/CatalogRoutes.js"
 import { layerFoundation } from "./foundation/Foundation.js"
 import { layerNodeServer } from "./http/NodeServer.js"
 import { PageAssetRoutes } from "./http/pages/PageAssets.js"
-import { AfterListen, BodyLimits, FastPaths } from "./http/ServerRegistries.js"
+import {
+  type AfterListen,
+  type BodyRules,
+  type FastPaths,
+  layerServerRegistries,
+  type ReadinessChecks
+} from "./http/ServerRegistries.js"
 import { LandingPageRoutes } from "./LandingPage.js"
 import { ServerConfig } from "./ServerConfig.js"
 
@@ -23,8 +29,9 @@ const Routes = Layer.unwrapEffect(
         unknown,
         | HttpLayerRouter.HttpRouter
         | FastPaths
-        | BodyLimits
+        | BodyRules
         | AfterListen
+        | ReadinessChecks
         | HttpRouter.HttpRouter.DefaultServices
       >
     > = []
@@ -41,12 +48,6 @@ const Routes = Layer.unwrapEffect(
 /** The HTTP server with every route; provides the address it listens on. */
 export const ServerLive = Layer.unwrapEffect(Effect.map(ServerConfig, layerNodeServer)).pipe(
   Layer.provide(Routes),
-  Layer.provide([
-    HttpLayerRouter.layer,
-    FastPaths.layer,
-    BodyLimits.layer,
-    AfterListen.layer,
-    NodeHttpServer.layerContext
-  ]),
+  Layer.provide([HttpLayerRouter.layer, layerServerRegistries, NodeHttpServer.layerContext]),
   Layer.provide(ServerConfig.layer)
 )

@@ -82,7 +82,7 @@ export const layerFoundation = (port: number) =>
     DatabaseReadiness
   ).pipe(
     Layer.provide(FoundationServices),
-    Layer.provide(MailTransport.log),
+    Layer.provide(MailTransport.layer),
     Layer.provide(layerDatabase),
     Layer.provide(FoundationConfig.layer(port))
   )

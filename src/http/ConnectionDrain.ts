@@ -9,6 +9,8 @@
 //    refused, which a balancer retries elsewhere for any method, since nothing was sent.
 // 3. Connections finish what they received: a connection is closed only when it has no request in
 //    flight and has been quiet for a moment (so a request already on its way is read and answered).
+//    Closing an idle keep-alive connection always races with a client sending on it; a balancer
+//    that lets go of idle connections sooner than the drain delay leaves none to close (README).
 // 4. Whatever is still open after the grace period (a client that stopped reading) is cut.
 import type * as Http from "node:http"
 import * as Net from "node:net"

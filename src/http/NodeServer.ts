@@ -61,6 +61,8 @@ const defaults = {
 
 /** Longer than the idle timeouts of common balancers (60 s), so they close idle connections first. */
 const keepAliveTimeoutMs = 65_000
+/** How long a connection with nothing in flight must be idle before closing closes it (no drain delay). */
+const quietMs = 250
 /** How often node looks for requests over their headers or request timeout. */
 const timeoutCheckMs = 1_000
 
@@ -170,7 +172,9 @@ export const layerNodeServer = (options: NodeServerOptions) =>
               )
               yield* Effect.sleep(Duration.millis(settings.drainDelayMs))
             }
-            yield* Effect.promise(() => drain.close(settings.shutdownGraceMs))
+            // Idle connections are closed after the drain delay, when a balancer has let go of its own.
+            const idleMs = terminated ? Math.max(quietMs, settings.drainDelayMs) : quietMs
+            yield* Effect.promise(() => drain.close(settings.shutdownGraceMs, idleMs))
             process.off("SIGTERM", onTerminate)
           })
       )

@@ -1,8 +1,7 @@
 // Shutting down as a load balancer expects, with a real SIGTERM to the service in a child process:
-// readiness fails at once while requests are still served (closing their connections) for the
-// drain delay; requests that arrived just before the signal, including ones queued behind another
-// on a keep-alive connection, all get their answer; then new connections are refused and the
-// process exits 0.
+// readiness fails at once while requests are still served for the drain delay; requests that
+// arrived just before the signal, including ones queued behind another on a keep-alive connection,
+// all get their answer; then new connections are refused and the process exits 0.
 import * as Http from "node:http"
 import * as Net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
@@ -110,13 +109,13 @@ describe("SIGTERM", () => {
           yield* Effect.sleep("30 millis")
           service.child.kill("SIGTERM")
 
-          // Draining: not ready, still serving, and telling clients to close their connections.
+          // Draining: not ready, and still serving.
           const readiness = yield* Effect.promise(() => send(port, "GET", "/readyz"))
           expect(readiness.status).toBe(503)
           const liveness = yield* Effect.promise(() => send(port, "GET", "/livez"))
           expect(liveness.status).toBe(200)
           const read = yield* Effect.promise(() => send(port, "GET", "/v1/episodes/1"))
-          expect(read).toEqual({ status: 200, connection: "close" })
+          expect(read.status).toBe(200)
 
           const answers = yield* Effect.promise(() => Promise.allSettled(alone))
           expect(

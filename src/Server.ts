@@ -11,7 +11,13 @@ import { layerFoundation } from "./foundation/Foundation.js"
 import { ClientAddress } from "./http/ClientAddress.js"
 import { layerNodeServer } from "./http/NodeServer.js"
 import { PageAssetRoutes } from "./http/pages/PageAssets.js"
-import { AfterListen, BodyLimits, FastPaths } from "./http/ServerRegistries.js"
+import {
+  type AfterListen,
+  type BodyRules,
+  type FastPaths,
+  layerServerRegistries,
+  type ReadinessChecks
+} from "./http/ServerRegistries.js"
 import { LandingPageRoutes } from "./LandingPage.js"
 import { ServerConfig } from "./ServerConfig.js"
 
@@ -24,9 +30,10 @@ const Routes = Layer.unwrapEffect(
         unknown,
         | HttpLayerRouter.HttpRouter
         | FastPaths
-        | BodyLimits
+        | BodyRules
         | AfterListen
         | ClientAddress
+        | ReadinessChecks
         | HttpRouter.HttpRouter.DefaultServices
       >
     > = []
@@ -45,12 +52,6 @@ const Routes = Layer.unwrapEffect(
 /** The HTTP server with every route; provides the address it listens on. */
 export const ServerLive = Layer.unwrapEffect(Effect.map(ServerConfig, layerNodeServer)).pipe(
   Layer.provide(Routes),
-  Layer.provide([
-    HttpLayerRouter.layer,
-    FastPaths.layer,
-    BodyLimits.layer,
-    AfterListen.layer,
-    NodeHttpServer.layerContext
-  ]),
+  Layer.provide([HttpLayerRouter.layer, layerServerRegistries, NodeHttpServer.layerContext]),
   Layer.provide(ServerConfig.layer)
 )

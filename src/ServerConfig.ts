@@ -20,7 +20,28 @@ export interface ServerSettings {
    * whole process, so both features' rate limits count clients alike.
    */
   readonly trustProxy: boolean
+  /** Longest wait for a request's headers (408 after it). */
+  readonly headersTimeoutMs: number
+  /** Longest wait for a whole request, headers and body (408 after it). */
+  readonly requestTimeoutMs: number
+  /** Longest time a handler may take to produce its response (503 after it). */
+  readonly handlerTimeoutMs: number
+  /** Longest time a streamed response (server-sent events) may last. */
+  readonly streamTimeoutMs: number
+  /** After SIGTERM: how long readiness fails while requests are still served, before the listener closes. */
+  readonly drainDelayMs: number
+  /** Once the listener closes: how long requests received may take to finish before connections are cut. */
+  readonly shutdownGraceMs: number
 }
+
+const milliseconds = (name: string, fallback: number, min: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.validate({
+      message: `${name} must be an integer between ${min} and ${max} (milliseconds)`,
+      validation: (n) => n >= min && n <= max
+    }),
+    Config.withDefault(fallback)
+  )
 
 export const serverSettingsConfig: Config.Config<ServerSettings> = Config.all({
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -40,8 +61,20 @@ export const serverSettingsConfig: Config.Config<ServerSettings> = Config.all({
     Config.withDefault(1_048_576)
   ),
   accessLog: Config.boolean("ACCESS_LOG").pipe(Config.withDefault(false)),
-  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false))
-})
+  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  headersTimeoutMs: milliseconds("HTTP_HEADERS_TIMEOUT_MS", 10_000, 100, 600_000),
+  requestTimeoutMs: milliseconds("HTTP_REQUEST_TIMEOUT_MS", 30_000, 100, 3_600_000),
+  handlerTimeoutMs: milliseconds("HTTP_HANDLER_TIMEOUT_MS", 15_000, 100, 3_600_000),
+  streamTimeoutMs: milliseconds("HTTP_STREAM_TIMEOUT_MS", 300_000, 100, 86_400_000),
+  drainDelayMs: milliseconds("SHUTDOWN_DRAIN_DELAY_MS", 5_000, 0, 600_000),
+  shutdownGraceMs: milliseconds("SHUTDOWN_GRACE_MS", 20_000, 0, 600_000)
+}).pipe(
+  // Node refuses a headers timeout longer than the whole request's.
+  Config.validate({
+    message: "HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS",
+    validation: (settings) => settings.headersTimeoutMs <= settings.requestTimeoutMs
+  })
+)
 
 export class ServerConfig extends Context.Tag("ServerConfig")<ServerConfig, ServerSettings>() {
   static readonly layer = Layer.effect(ServerConfig, serverSettingsConfig)

@@ -1,6 +1,8 @@
 // The catalog's one admission point (catalog-extensions §11): every catalog surface (REST on the
 // fast path and through the HttpApi, batch, /openapi.json and /docs, RPC, MCP and ask) calls `admit`
 // with the client's address and what the request costs, so they all spend one per-client budget.
+// `/health` is the exception: load balancers and orchestrators probe it from one address, often,
+// and a probe refused with 429 would take a healthy instance out of service.
 import type * as Http from "node:http"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Context from "effect/Context"
@@ -18,16 +20,26 @@ export interface CatalogAdmissionService {
    * the budget runs out on the way (what was spent before that stays spent).
    */
   readonly admit: (client: string, cost?: number) => Either.Either<void, TooManyRequests>
-  /** `admit` for the request being handled, by its client's address. */
+  /** `admit` for the request being handled, by its client's address (probes are always admitted). */
   readonly admitRequest: (
     cost?: number
   ) => Effect.Effect<void, TooManyRequests, HttpServerRequest.HttpServerRequest>
+  /** `admitRequest` for a plain node request (the fast path). */
+  readonly admitNode: (request: Http.IncomingMessage) => Either.Either<void, TooManyRequests>
   /** The client of a plain node request (the fast path), by the same rule as the router's. */
   readonly nodeClient: (request: Http.IncomingMessage) => string
   /** The client of a platform request. */
   readonly client: (request: HttpServerRequest.HttpServerRequest) => string
   /** The budget: requests a minute per client address. */
   readonly perMinute: number
+}
+
+/** Paths that spend nothing of the budget: the health probe. */
+export const unmeteredPaths: ReadonlySet<string> = new Set(["/health"])
+
+const isUnmetered = (url: string) => {
+  const q = url.indexOf("?")
+  return unmeteredPaths.has(q === -1 ? url : url.slice(0, q))
 }
 
 export class CatalogAdmission extends Context.Tag("CatalogAdmission")<
@@ -53,11 +65,15 @@ export class CatalogAdmission extends Context.Tag("CatalogAdmission")<
         return Either.void
       }
       const client = addresses.of
+      const nodeClient = addresses.ofNode
       return {
         admit,
         admitRequest: (cost) =>
-          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => admit(client(request), cost)),
-        nodeClient: addresses.ofNode,
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            isUnmetered(request.url) ? Either.void : admit(client(request), cost)
+          ),
+        admitNode: (request) => (isUnmetered(request.url ?? "/") ? Either.void : admit(nodeClient(request))),
+        nodeClient,
         client,
         perMinute: config.rateLimitPerMinute
       }

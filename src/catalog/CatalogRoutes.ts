@@ -5,7 +5,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
-import { AfterListen, FastPaths } from "../http/ServerRegistries.js"
+import { AfterListen, FastPaths, ReadinessChecks } from "../http/ServerRegistries.js"
 import { AskLive } from "./ask/Ask.js"
 import { Catalog, CatalogLive } from "./Catalog.js"
 import { CatalogAdmission } from "./CatalogAdmission.js"
@@ -48,12 +48,27 @@ const WarmUp = Layer.effectDiscard(
   })
 )
 
+/**
+ * Readiness (`/readyz`): the catalog serves only once its snapshot is loaded and verified (its layer
+ * fails otherwise), so the check holds from the first request on; it names the snapshot served.
+ */
+const SnapshotReadiness = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const catalog = yield* Catalog
+    ;(yield* ReadinessChecks).add({
+      name: "snapshot",
+      check: catalog.manifest.id === "" ? Effect.fail("no snapshot is loaded") : Effect.void
+    })
+  })
+)
+
 /** Every catalog route, with the catalog's services. */
 export const layerCatalog = Layer.mergeAll(
   mountApiApp(CatalogApiApp, "/*"),
   DescriptionRoutes,
   FastPath,
   WarmUp,
+  SnapshotReadiness,
   McpRoutes,
   RpcRoutes
 ).pipe(

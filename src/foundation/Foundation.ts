@@ -7,7 +7,7 @@ import { Accounts } from "./Accounts/Accounts.js"
 import { AccountsHttp } from "./Accounts/Http.js"
 import { Sessions } from "./Accounts/Sessions.js"
 import { UserRepo } from "./Accounts/UserRepo.js"
-import { layerDatabase } from "./Database/Database.js"
+import { DatabaseReadiness, layerDatabase } from "./Database/Database.js"
 import { Transactions } from "./Database/DatabaseEdge.js"
 import { PageCursors } from "./Database/KeysetPage.js"
 import { FoundationApi } from "./FoundationApi.js"
@@ -80,10 +80,11 @@ export const layerFoundation = (port: number) =>
       Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers, { maxParamLength: 8192 }))
     ),
     OutboxWorker,
-    Housekeeping
+    Housekeeping,
+    DatabaseReadiness
   ).pipe(
     Layer.provide(FoundationServices),
-    Layer.provide(MailTransport.log),
+    Layer.provide(MailTransport.layer),
     Layer.provide(layerDatabase),
     Layer.provide(FoundationConfig.layer(port))
   )

@@ -3,7 +3,7 @@ import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Layer from "effect/Layer"
-import type * as Option from "effect/Option"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 
 export interface FoundationSettings {
@@ -36,6 +36,8 @@ export interface FoundationSettings {
   readonly outboxPollInterval: Duration.Duration
   /** The wait after a first failed delivery; it doubles with each further failure, up to an hour. */
   readonly outboxRetryBase: Duration.Duration
+  /** SMTP delivery of outbox messages (MAIL_URL, MAIL_FROM); none: messages are written to the log. */
+  readonly mail: Option.Option<{ readonly url: Redacted.Redacted; readonly from: string }>
 }
 
 const positive = (name: string, fallback: number, max: number) =>
@@ -80,9 +82,39 @@ const origin = (name: string) =>
     })
   )
 
-/** Reads the settings; `port` is the HTTP port, used for the default public origin. */
-export const foundationSettingsConfig = (port: number): Config.Config<FoundationSettings> =>
+/** MAIL_URL: an SMTP server's URL, whose password never appears in a message about it. */
+const mailUrl = Config.redacted("MAIL_URL").pipe(
+  Config.validate({
+    message: "MAIL_URL must be an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587",
+    validation: (url) => {
+      try {
+        const parsed = new URL(Redacted.value(url))
+        return (parsed.protocol === "smtp:" || parsed.protocol === "smtps:") && parsed.hostname !== ""
+      } catch {
+        return false
+      }
+    }
+  })
+)
+
+const mailSettings = (publicOrigin: Config.Config<string>) =>
   Config.all({
+    url: Config.option(mailUrl),
+    from: Config.option(Config.string("MAIL_FROM")),
+    origin: publicOrigin
+  }).pipe(
+    Config.map(({ url, from, origin }) =>
+      Option.map(url, (url) => ({
+        url,
+        from: Option.getOrElse(from, () => `no-reply@${new URL(origin).hostname}`)
+      }))
+    )
+  )
+
+/** Reads the settings; `port` is the HTTP port, used for the default public origin. */
+export const foundationSettingsConfig = (port: number): Config.Config<FoundationSettings> => {
+  const publicOrigin = origin("PUBLIC_ORIGIN").pipe(Config.withDefault(`http://127.0.0.1:${port}`))
+  return Config.all({
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./data")),
     databasePoolSize: positive("DATABASE_POOL_SIZE", 10, 1000),
@@ -92,7 +124,7 @@ export const foundationSettingsConfig = (port: number): Config.Config<Foundation
     databaseStatementTimeout: positive("DATABASE_STATEMENT_TIMEOUT_MS", 5000, 3_600_000).pipe(
       Config.map(Duration.millis)
     ),
-    publicOrigin: origin("PUBLIC_ORIGIN").pipe(Config.withDefault(`http://127.0.0.1:${port}`)),
+    publicOrigin,
     sessionTtl: positive("SESSION_TTL_DAYS", 30, 3650).pipe(Config.map(Duration.days)),
     emailTokenTtl: positive("EMAIL_TOKEN_TTL_HOURS", 48, 24 * 365).pipe(Config.map(Duration.hours)),
     invitationTtl: positive("INVITATION_TTL_DAYS", 7, 365).pipe(Config.map(Duration.days)),
@@ -104,8 +136,10 @@ export const foundationSettingsConfig = (port: number): Config.Config<Foundation
     passwordHashQueue: atLeast("PASSWORD_HASH_QUEUE", 0, 32, 100_000),
     cursorSecret: Config.option(secret("FOUNDATION_CURSOR_SECRET")),
     outboxPollInterval: positive("OUTBOX_POLL_MS", 1000, 3_600_000).pipe(Config.map(Duration.millis)),
-    outboxRetryBase: positive("OUTBOX_RETRY_BASE_MS", 5000, 3_600_000).pipe(Config.map(Duration.millis))
+    outboxRetryBase: positive("OUTBOX_RETRY_BASE_MS", 5000, 3_600_000).pipe(Config.map(Duration.millis)),
+    mail: mailSettings(publicOrigin)
   })
+}
 
 export class FoundationConfig extends Context.Tag("FoundationConfig")<
   FoundationConfig,

@@ -1,5 +1,5 @@
 // Turns one HttpApi and its handler layers into a self-contained HttpApp whose every failure is
-// rendered as the error envelope, and mounts it on the server's router with the body limits its
+// rendered as the error envelope, and mounts it on the server's router with the body rules its
 // endpoints declare. Each API gets its own router and middleware instances, so two APIs can live in
 // one process without their routes mixing.
 import type * as HttpApi from "@effect/platform/HttpApi"
@@ -14,16 +14,16 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { bodyLimitsOf } from "./BodyPolicy.js"
+import { bodyRulesOf } from "./BodyPolicy.js"
 import { causeResponse } from "./ErrorResponse.js"
 import { apiRoutes, makeRouteTable, type RouteTable } from "./RouteTable.js"
-import { BodyLimits, type RouteBodyLimit } from "./ServerRegistries.js"
+import { BodyRules, type RouteBodyRule } from "./ServerRegistries.js"
 
 export interface ApiApp {
   readonly app: HttpApp.Default<never, HttpRouter.HttpRouter.DefaultServices>
   readonly routes: RouteTable
-  /** The body limits its endpoints declare (`MaxBodyBytes`), for the server's edge. */
-  readonly bodyLimits: ReadonlyArray<RouteBodyLimit>
+  /** The body rules its endpoints declare (`MaxBodyBytes`, `BodyMediaTypes`), for the server's edge. */
+  readonly bodyRules: ReadonlyArray<RouteBodyRule>
 }
 
 export interface ApiAppOptions {
@@ -61,7 +61,7 @@ export const layerApiApp = <
 ) => {
   const routerConfig = options.maxParamLength === undefined ? {} : { maxParamLength: options.maxParamLength }
   const routes = makeRouteTable(apiRoutes(api), routerConfig)
-  const bodyLimits = bodyLimitsOf(api)
+  const bodyRules = bodyRulesOf(api)
   const renderErrors = Layer.effectDiscard(
     Effect.flatMap(HttpApiBuilder.Middleware, (middleware) =>
       middleware.add((app) => Effect.catchAllCause(app, (cause) => causeResponse(cause, routes)))
@@ -72,7 +72,7 @@ export const layerApiApp = <
     Effect.map(HttpApiBuilder.httpApp, (app) => ({
       app: tracedOnlyWithTheRequest(app),
       routes,
-      bodyLimits
+      bodyRules
     })).pipe(HttpRouter.withRouterConfig(routerConfig))
   ).pipe(
     Layer.provide(renderErrors),
@@ -107,16 +107,16 @@ const tracedOnlyWithTheRequest = <E, R>(app: HttpApp.HttpApp<HttpServerResponse.
 
 /**
  * Routes every method under `path` (a find-my-way pattern such as `/api/v1/*`) to the API's app,
- * and gives the server's edge the body limits of its endpoints. The platform services the app
+ * and gives the server's edge the body rules of its endpoints. The platform services the app
  * expects (file system, path, ETag generator) are taken from the context once, here, so the router
  * itself needs nothing per request.
  */
 export const mountApiApp = <Self>(tag: Context.Tag<Self, ApiApp>, path: `/${string}`) =>
   HttpLayerRouter.use((router) =>
     Effect.gen(function* () {
-      const { app, bodyLimits } = yield* tag
+      const { app, bodyRules } = yield* tag
       const services = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices>()
-      ;(yield* BodyLimits).add(bodyLimits)
+      ;(yield* BodyRules).add(bodyRules)
       yield* router.add("*", path, Effect.provide(app, services))
     })
   )

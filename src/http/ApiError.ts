@@ -28,9 +28,12 @@ export const statusCodes = {
   404: "NOT_FOUND",
   405: "METHOD_NOT_ALLOWED",
   406: "NOT_ACCEPTABLE",
+  408: "REQUEST_TIMEOUT",
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
+  417: "EXPECTATION_FAILED",
   429: "TOO_MANY_REQUESTS",
+  431: "REQUEST_HEADER_FIELDS_TOO_LARGE",
   503: "SERVICE_UNAVAILABLE"
 } as const
 export type ContractStatus = keyof typeof statusCodes
@@ -93,6 +96,13 @@ export class NotAcceptable extends Schema.TaggedError<NotAcceptable>()(
   HttpApiSchema.annotations({ status: 406 })
 ) {}
 
+/** The request did not arrive in time (headers or body); written by the server's edge only. */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()(
+  "RequestTimeout",
+  { message: message("The request was not received in time."), data },
+  HttpApiSchema.annotations({ status: 408 })
+) {}
+
 export class Conflict extends Schema.TaggedError<Conflict>()(
   "Conflict",
   { message: message("This resource changed. Refresh and try again."), data },
@@ -108,6 +118,20 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
 /** The 413 for a body over `maxBytes`, saying the limit. */
 export const bodyTooLarge = (maxBytes: number) =>
   new PayloadTooLarge({ message: `The request body is larger than ${maxBytes} bytes.`, data: { maxBytes } })
+
+/** An `Expect` header the server cannot meet (anything but `100-continue`). */
+export class ExpectationFailed extends Schema.TaggedError<ExpectationFailed>()(
+  "ExpectationFailed",
+  { message: message("The Expect header cannot be met."), data },
+  HttpApiSchema.annotations({ status: 417 })
+) {}
+
+/** Request headers larger than node accepts (`--max-http-header-size`, 16 KiB by default). */
+export class HeaderFieldsTooLarge extends Schema.TaggedError<HeaderFieldsTooLarge>()(
+  "HeaderFieldsTooLarge",
+  { message: message("The request headers are too large."), data },
+  HttpApiSchema.annotations({ status: 431 })
+) {}
 
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
   "TooManyRequests",

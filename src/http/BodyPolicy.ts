@@ -1,7 +1,12 @@
 // The body rules of the server's edge, applied once, to every request that may carry a body, before
 // any fast path or router sees it: each route has one limit (the server's MAX_BODY_BYTES, or a lower
-// one its HttpApi endpoint declares with `MaxBodyBytes`, such as the batch's 64 KiB), and bodies are
-// JSON. Over the limit is a 413 in the envelope, never a reset connection.
+// one its HttpApi endpoint declares with `MaxBodyBytes`, such as the batch's 64 KiB) and the media
+// types it reads (JSON unless it declares more with `BodyMediaTypes`; see BodyMediaType.ts). Over the
+// limit is a 413 in the envelope, never a reset connection. The body is then read here, in full,
+// so that JSON can be judged (its nesting depth, JsonDepth.ts) before anything parses it, and the
+// router is handed a request that replays it, labelled `application/json` whichever JSON type the
+// client named, so every reader downstream reads it as JSON. How long reading may take is node's
+// `requestTimeout` (NodeServer.ts).
 import * as Http from "node:http"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpApi from "@effect/platform/HttpApi"
@@ -12,27 +17,40 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as FindMyWay from "find-my-way-ts"
 import { BadRequest, bodyTooLarge } from "./ApiError.js"
+import {
+  type BodyMediaType,
+  BodyMediaTypes,
+  canonicalJson,
+  jsonBodies,
+  judgeMediaType
+} from "./BodyMediaType.js"
 import { writeError } from "./ErrorAnswer.js"
-import type { RouteBodyLimit } from "./ServerRegistries.js"
+import { exceedsJsonDepth, maxJsonDepth } from "./JsonDepth.js"
+import type { RouteBodyRule } from "./ServerRegistries.js"
 
 /** Annotates an HttpApi endpoint with a body limit of its own (the lower of it and the server's applies). */
 export class MaxBodyBytes extends Context.Tag("MaxBodyBytes")<MaxBodyBytes, number>() {}
 
-/** The body limits an HttpApi's endpoints declare. */
-export const bodyLimitsOf = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+/** The body rules an HttpApi's endpoints declare (`MaxBodyBytes`, `BodyMediaTypes`). */
+export const bodyRulesOf = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>
-): Array<RouteBodyLimit> => {
-  const limits: Array<RouteBodyLimit> = []
+): Array<RouteBodyRule> => {
+  const rules: Array<RouteBodyRule> = []
   HttpApi.reflect(api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, mergedAnnotations }) => {
       const maxBytes = Context.getOption(mergedAnnotations, MaxBodyBytes)
-      if (Option.isSome(maxBytes)) {
-        limits.push({ method: endpoint.method, path: endpoint.path, maxBytes: maxBytes.value })
-      }
+      const mediaTypes = Context.getOption(mergedAnnotations, BodyMediaTypes)
+      if (Option.isNone(maxBytes) && Option.isNone(mediaTypes)) return
+      rules.push({
+        method: endpoint.method,
+        path: endpoint.path,
+        ...(Option.isSome(maxBytes) ? { maxBytes: maxBytes.value } : {}),
+        ...(Option.isSome(mediaTypes) ? { mediaTypes: mediaTypes.value } : {})
+      })
     }
   })
-  return limits
+  return rules
 }
 
 type HeaderValues = { readonly [name: string]: string | ReadonlyArray<string> | undefined }
@@ -57,28 +75,13 @@ const refuseDeclared = (
   if (!hopeless) request.resume()
 }
 
-/**
- * Every endpoint of this service reads JSON. A body in another media type is refused up front:
- * left to the platform, a malformed multipart body fails deep inside its parser as a defect.
- */
-const refuseNonJson = (request: Http.IncomingMessage, response: Http.ServerResponse): boolean => {
-  const type = request.headers["content-type"]
-  if (type === undefined || !hasBody(request.headers)) return false
-  const media = type.split(";")[0]?.trim().toLowerCase() ?? ""
-  if (media === "application/json" || media.endsWith("+json")) return false
-  writeError(
-    request,
-    response,
-    new BadRequest({
-      message: `Request bodies must be application/json, not ${media || "an empty media type"}.`
-    })
-  )
-  request.resume()
-  return true
-}
+const tooDeep = new BadRequest({
+  message: `The JSON body is nested more than ${maxJsonDepth} levels deep.`,
+  data: { maxDepth: maxJsonDepth }
+})
 
-/** A request like `request`, whose body is `body`, already received in full. */
-const replay = (request: Http.IncomingMessage, body: Buffer): Http.IncomingMessage => {
+/** A request like `request`, whose body is `body`, already received in full, with `headers`. */
+const replay = (request: Http.IncomingMessage, body: Buffer, headers: Http.IncomingHttpHeaders) => {
   // The same socket, so the client's address and the response's lifetime are the request's own.
   const replayed = new Http.IncomingMessage(request.socket)
   replayed.method = request.method
@@ -86,7 +89,7 @@ const replay = (request: Http.IncomingMessage, body: Buffer): Http.IncomingMessa
   replayed.httpVersion = request.httpVersion
   replayed.httpVersionMajor = request.httpVersionMajor
   replayed.httpVersionMinor = request.httpVersionMinor
-  replayed.headers = request.headers
+  replayed.headers = headers
   replayed.rawHeaders = request.rawHeaders
   replayed.trailers = request.trailers
   replayed.rawTrailers = request.rawTrailers
@@ -98,17 +101,17 @@ const replay = (request: Http.IncomingMessage, body: Buffer): Http.IncomingMessa
 }
 
 /**
- * A body without a declared length can only be measured while it is read, so it is read here,
- * under the limit, before anything routes it. (The platform's reader stops at its limit by
- * destroying the request, which takes the socket with it before a 413 can be written.) Past the
- * limit the 413 goes out at once and the connection closes after it, the rest of the body
- * discarded as it arrives; a body within the limit is handed on as a request that replays it.
+ * Reads the body under the limit, then hands it to `received`. A declared length was checked
+ * before; a body without one (chunked) can only be measured while it arrives. (The platform's
+ * reader stops at its limit by destroying the request, which takes the socket with it before a 413
+ * can be written.) Past the limit the 413 goes out at once and the connection closes after it, the
+ * rest of the body discarded as it arrives. A client that stops sending is node's `requestTimeout`.
  */
 const readUnderLimit = (
   request: Http.IncomingMessage,
   response: Http.ServerResponse,
   maxBytes: number,
-  next: (request: Http.IncomingMessage) => void
+  received: (body: Buffer) => void
 ) => {
   const chunks: Array<Buffer> = []
   let bytes = 0
@@ -123,38 +126,60 @@ const readUnderLimit = (
     writeError(request, response, bodyTooLarge(maxBytes), { connection: "close" })
   })
   request.on("end", () => {
-    if (bytes <= maxBytes) next(replay(request, Buffer.concat(chunks, bytes)))
+    if (bytes <= maxBytes) received(Buffer.concat(chunks, bytes))
   })
 }
 
 export interface BodyPolicy {
   /**
    * Applies the body rules to a request that may carry a body: either answers it (413, 400) or
-   * hands `next` the request to route, at once or, for a body of unknown length, once it is read.
+   * hands `next` the request to route: at once when it has no body, else once the body is read.
+   * `expectsContinue` (the client sent `Expect: 100-continue`) asks for `100 Continue` before the
+   * body is read, and for none when the request is refused on its headers alone.
    */
   readonly apply: (
     request: Http.IncomingMessage,
     response: Http.ServerResponse,
-    next: (request: Http.IncomingMessage) => void
+    next: (request: Http.IncomingMessage) => void,
+    expectsContinue?: boolean
   ) => void
 }
 
-export const makeBodyPolicy = (maxBodyBytes: number, routes: ReadonlyArray<RouteBodyLimit>): BodyPolicy => {
-  // Route parameters of any length must still find their route's limit.
-  const limits = FindMyWay.make<number>({ maxParamLength: Number.MAX_SAFE_INTEGER })
-  for (const route of routes) limits.on(route.method, route.path, Math.min(route.maxBytes, maxBodyBytes))
+interface ResolvedRule {
+  readonly maxBytes: number
+  readonly mediaTypes: ReadonlyArray<BodyMediaType>
+}
+
+export const makeBodyPolicy = (maxBodyBytes: number, routes: ReadonlyArray<RouteBodyRule>): BodyPolicy => {
+  const fallback: ResolvedRule = { maxBytes: maxBodyBytes, mediaTypes: jsonBodies }
+  // Route parameters of any length must still find their route's rule.
+  const rules = FindMyWay.make<ResolvedRule>({ maxParamLength: Number.MAX_SAFE_INTEGER })
+  for (const route of routes) {
+    rules.on(route.method, route.path, {
+      maxBytes: Math.min(route.maxBytes ?? maxBodyBytes, maxBodyBytes),
+      mediaTypes: route.mediaTypes ?? jsonBodies
+    })
+  }
   return {
-    apply: (request, response, next) => {
-      const maxBytes = limits.find(request.method ?? "", request.url ?? "/")?.handler ?? maxBodyBytes
+    apply: (request, response, next, expectsContinue = false) => {
+      const rule = rules.find(request.method ?? "", request.url ?? "/")?.handler ?? fallback
       const declared = request.headers["content-length"]
-      if (declared !== undefined && Number(declared) > maxBytes) {
-        return refuseDeclared(request, response, Number(declared), maxBytes)
+      if (declared !== undefined && Number(declared) > rule.maxBytes) {
+        return refuseDeclared(request, response, Number(declared), rule.maxBytes)
       }
-      if (refuseNonJson(request, response)) return
-      if (declared === undefined && request.headers["transfer-encoding"] !== undefined) {
-        return readUnderLimit(request, response, maxBytes, next)
+      if (!hasBody(request.headers)) return next(request)
+      const verdict = judgeMediaType(request.headers["content-type"], rule.mediaTypes)
+      if (verdict._tag === "Refused") {
+        writeError(request, response, new BadRequest({ message: verdict.message }))
+        request.resume()
+        return
       }
-      next(request)
+      if (expectsContinue) response.writeContinue()
+      readUnderLimit(request, response, rule.maxBytes, (body) => {
+        if (verdict.kind !== "json") return next(replay(request, body, request.headers))
+        if (exceedsJsonDepth(body)) return writeError(request, response, tooDeep)
+        next(replay(request, body, { ...request.headers, "content-type": canonicalJson }))
+      })
     }
   }
 }

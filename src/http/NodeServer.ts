@@ -1,7 +1,10 @@
-// The process's one HTTP server and its lifecycle: a plain `node:http` listener that applies the
-// body rules (BodyPolicy.ts), offers each request to the registered fast paths (precomputed answers
-// that need no Effect runtime) and hands everything else to the Effect router. Listening and
-// closing are tied to the layer's scope.
+// The process's one HTTP server and its lifecycle: a plain `node:http` listener that answers the
+// probes (Probes.ts), applies the body rules (BodyPolicy.ts), offers each request to the registered
+// fast paths (precomputed answers that need no Effect runtime) and hands everything else to the
+// Effect router within its deadlines (Deadlines.ts). Every wait is bounded: headers and body by node
+// (`headersTimeout`, `requestTimeout`), handlers and streams by Deadlines.ts, idle keep-alive
+// connections by `keepAliveTimeout`. Listening and closing are tied to the layer's scope; closing
+// drains connections as a load balancer expects (ConnectionDrain.ts).
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
@@ -9,17 +12,21 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import { logAccess } from "./AccessLog.js"
 import { internalErrorEnvelope } from "./ApiError.js"
 import { ignoreMediaTypeWithoutBody, makeBodyPolicy } from "./BodyPolicy.js"
-import { answerClientError } from "./ClientErrors.js"
+import { answerClientError, answerExpectationFailed, answerMissingHost, lacksHost } from "./ClientErrors.js"
+import { makeConnectionDrain } from "./ConnectionDrain.js"
+import { withDeadlines } from "./Deadlines.js"
 import { envelopeAnswer, writeAnswer } from "./ErrorAnswer.js"
 import { causeResponse } from "./ErrorResponse.js"
+import { makeProbes } from "./Probes.js"
 import { makeRouteTable } from "./RouteTable.js"
-import { AfterListen, BodyLimits, FastPaths } from "./ServerRegistries.js"
+import { AfterListen, BodyRules, FastPaths, ReadinessChecks } from "./ServerRegistries.js"
 
 /** The address the server actually listens on (the port is chosen by the system when 0 was asked). */
 export class ServerAddress extends Context.Tag("ServerAddress")<
@@ -33,7 +40,31 @@ export interface NodeServerOptions {
   readonly tracing: boolean
   readonly maxBodyBytes: number
   readonly accessLog: boolean
+  /** The deadlines and shutdown timings (ServerConfig.ts has their meaning); defaults when left out. */
+  readonly headersTimeoutMs?: number
+  readonly requestTimeoutMs?: number
+  readonly handlerTimeoutMs?: number
+  readonly streamTimeoutMs?: number
+  readonly drainDelayMs?: number
+  readonly shutdownGraceMs?: number
 }
+
+/** The defaults of ServerConfig.ts, for servers built without it (tests of the edge). */
+const defaults = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  handlerTimeoutMs: 15_000,
+  streamTimeoutMs: 300_000,
+  drainDelayMs: 5_000,
+  shutdownGraceMs: 20_000
+}
+
+/** Longer than the idle timeouts of common balancers (60 s), so they close idle connections first. */
+const keepAliveTimeoutMs = 65_000
+/** How long a connection with nothing in flight must be idle before closing closes it (no drain delay). */
+const quietMs = 250
+/** How often node looks for requests over their headers or request timeout. */
+const timeoutCheckMs = 1_000
 
 const noRoutes = makeRouteTable([])
 
@@ -43,16 +74,34 @@ export const layerNodeServer = (options: NodeServerOptions) =>
   Layer.scoped(
     ServerAddress,
     Effect.gen(function* () {
+      const settings = { ...defaults, ...options }
       const router = yield* HttpLayerRouter.HttpRouter
-      const app = Effect.catchAllCause(ignoreMediaTypeWithoutBody(router.asHttpEffect()), (cause) =>
-        causeResponse(cause, noRoutes)
+      const app = Effect.catchAllCause(
+        ignoreMediaTypeWithoutBody(router.asHttpEffect()).pipe(withDeadlines(settings)),
+        (cause) => causeResponse(cause, noRoutes)
       )
       const handleWithEffect = yield* NodeHttpServer.makeHandler(app).pipe(
-        Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => !options.tracing)
+        Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => !settings.tracing)
       )
-      const fast = (yield* FastPaths).all()
-      const bodies = makeBodyPolicy(options.maxBodyBytes, (yield* BodyLimits).all())
-      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+      const runtime = yield* Effect.runtime<never>()
+      const runFork = Runtime.runFork(runtime)
+      const bodies = makeBodyPolicy(settings.maxBodyBytes, (yield* BodyRules).all())
+
+      const server = Http.createServer({
+        headersTimeout: settings.headersTimeoutMs,
+        requestTimeout: settings.requestTimeoutMs,
+        connectionsCheckingInterval: timeoutCheckMs,
+        keepAliveTimeout: keepAliveTimeoutMs,
+        // Checked below, so that the 400 carries the envelope.
+        requireHostHeader: false
+      })
+      const drain = makeConnectionDrain(server)
+      const probes = makeProbes({
+        checks: (yield* ReadinessChecks).all(),
+        draining: drain.draining,
+        runPromise: Runtime.runPromise(runtime)
+      })
+      const fast = [probes, ...(yield* FastPaths).all()]
 
       const route = (request: Http.IncomingMessage, response: Http.ServerResponse) => {
         try {
@@ -70,35 +119,63 @@ export const layerNodeServer = (options: NodeServerOptions) =>
         handleWithEffect(request, response)
       }
 
-      const server = Http.createServer((request, response) => {
-        if (options.accessLog) logAccess(request, response)
+      const receive = (
+        request: Http.IncomingMessage,
+        response: Http.ServerResponse,
+        expectsContinue: boolean
+      ) => {
+        drain.track(request, response)
+        if (settings.accessLog) logAccess(request, response)
+        if (lacksHost(request)) return answerMissingHost(request, response)
         // Nothing here reads the body of a GET or HEAD, so only other methods meet the body rules.
         const method = request.method
-        if (method === "GET" || method === "HEAD") route(request, response)
-        else bodies.apply(request, response, (routed) => route(routed, response))
+        if (method === "GET" || method === "HEAD") {
+          if (expectsContinue) response.writeContinue()
+          route(request, response)
+        } else bodies.apply(request, response, (routed) => route(routed, response), expectsContinue)
+      }
+
+      server.on("request", (request, response) => receive(request, response, false))
+      // With a listener, node leaves `100 Continue` to us: it is sent only if the headers pass.
+      server.on("checkContinue", (request, response) => receive(request, response, true))
+      server.on("checkExpectation", (request, response) => {
+        drain.track(request, response)
+        answerExpectationFailed(request, response)
       })
-      server.keepAliveTimeout = 65_000
-      // Requests node cannot parse (bad characters, broken framing) still get the envelope.
+      // Requests node cannot parse or did not receive in time still get the envelope.
       server.on("clientError", answerClientError)
+
+      // SIGTERM is how orchestrators ask an instance to leave: readiness fails at once, and the
+      // listener stays open for the drain delay so that balancers notice before connections are
+      // refused. (SIGINT, a person at a terminal, and tests closing the layer skip the delay.)
+      let terminated = false
+      const onTerminate = () => {
+        terminated = true
+        drain.startDraining()
+      }
       yield* Effect.acquireRelease(
         Effect.async<void, Error>((resume) => {
           const onError = (error: Error) => resume(Effect.fail(error))
           server.once("error", onError)
-          server.listen(options.port, options.host, () => {
+          server.listen(settings.port, settings.host, () => {
             server.off("error", onError)
+            process.on("SIGTERM", onTerminate)
             resume(Effect.void)
           })
         }),
         () =>
-          Effect.async<void>((resume) => {
-            // Requests in flight get a moment to finish; then open connections (an event stream a
-            // client abandoned mid-body, say) are cut, or closing would wait for their timeouts.
-            const grace = setTimeout(() => server.closeAllConnections(), 2_000)
-            server.close(() => {
-              clearTimeout(grace)
-              resume(Effect.void)
-            })
-            server.closeIdleConnections()
+          Effect.gen(function* () {
+            drain.startDraining()
+            if (terminated) {
+              yield* Effect.logInfo(
+                `Draining: not ready; closing the listener in ${settings.drainDelayMs} ms`
+              )
+              yield* Effect.sleep(Duration.millis(settings.drainDelayMs))
+            }
+            // Idle connections are closed after the drain delay, when a balancer has let go of its own.
+            const idleMs = terminated ? Math.max(quietMs, settings.drainDelayMs) : quietMs
+            yield* Effect.promise(() => drain.close(settings.shutdownGraceMs, idleMs))
+            process.off("SIGTERM", onTerminate)
           })
       )
       yield* Effect.forkScoped(Effect.all((yield* AfterListen).all(), { discard: true }))

@@ -1,10 +1,12 @@
 // Where features hook into the one server without importing it: the fast paths it tries before the
-// router, the body limits of their routes, and the work it starts once it listens. Features add to
-// these while their layers are built; the server reads them when it is built, after every feature.
+// router, the body rules of their routes, the work it starts once it listens, and what must hold for
+// it to be ready. Features add to these while their layers are built; the server reads them when it
+// is built, after every feature.
 import type * as Http from "node:http"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { BodyMediaType } from "./BodyMediaType.js"
 
 /** Answers a request synchronously and returns true, or returns false to let the router answer. */
 export type FastHandler = (request: Http.IncomingMessage, response: Http.ServerResponse) => boolean
@@ -23,24 +25,28 @@ export class FastPaths extends Context.Tag("FastPaths")<
     Layer.effectDiscard(Effect.map(FastPaths, (paths) => paths.add(handler)))
 }
 
-/** A route whose bodies have a limit of their own, lower than the server's (e.g. a batch). */
-export interface RouteBodyLimit {
+/**
+ * A route whose bodies follow rules of their own: a limit lower than the server's (e.g. a batch's),
+ * or media types besides JSON (e.g. a form's). What a rule leaves out is the server's default.
+ */
+export interface RouteBodyRule {
   readonly method: string
   readonly path: `/${string}`
-  readonly maxBytes: number
+  readonly maxBytes?: number
+  readonly mediaTypes?: ReadonlyArray<BodyMediaType>
 }
 
-/** Where features declare their routes' own body limits (mounted HttpApis declare theirs). */
-export class BodyLimits extends Context.Tag("BodyLimits")<
-  BodyLimits,
+/** Where features declare their routes' own body rules (mounted HttpApis declare theirs). */
+export class BodyRules extends Context.Tag("BodyRules")<
+  BodyRules,
   {
-    readonly add: (limits: Iterable<RouteBodyLimit>) => void
-    readonly all: () => ReadonlyArray<RouteBodyLimit>
+    readonly add: (rules: Iterable<RouteBodyRule>) => void
+    readonly all: () => ReadonlyArray<RouteBodyRule>
   }
 >() {
-  static readonly layer = Layer.sync(BodyLimits, () => {
-    const limits: Array<RouteBodyLimit> = []
-    return { add: (more) => limits.push(...more), all: () => limits }
+  static readonly layer = Layer.sync(BodyRules, () => {
+    const rules: Array<RouteBodyRule> = []
+    return { add: (more) => rules.push(...more), all: () => rules }
   })
 }
 
@@ -60,3 +66,34 @@ export class AfterListen extends Context.Tag("AfterListen")<
     return { add: (task) => tasks.push(task), all: () => tasks }
   })
 }
+
+/** One thing that must hold for the service to take traffic: fails with a short reason when not. */
+export interface ReadinessCheck {
+  readonly name: string
+  readonly check: Effect.Effect<void, string>
+}
+
+/** Where features declare what `/readyz` checks (the database answers, a snapshot is loaded). */
+export class ReadinessChecks extends Context.Tag("ReadinessChecks")<
+  ReadinessChecks,
+  {
+    readonly add: (check: ReadinessCheck) => void
+    readonly all: () => ReadonlyArray<ReadinessCheck>
+  }
+>() {
+  static readonly layer = Layer.sync(ReadinessChecks, () => {
+    const checks: Array<ReadinessCheck> = []
+    return { add: (check) => checks.push(check), all: () => checks }
+  })
+
+  static readonly register = (check: ReadinessCheck) =>
+    Layer.effectDiscard(Effect.map(ReadinessChecks, (checks) => checks.add(check)))
+}
+
+/** Every registry, empty, for a server to be built on. */
+export const layerServerRegistries = Layer.mergeAll(
+  FastPaths.layer,
+  BodyRules.layer,
+  AfterListen.layer,
+  ReadinessChecks.layer
+)

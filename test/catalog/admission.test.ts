@@ -84,7 +84,7 @@ for (const fastPath of ["true", "false"]) {
             "/v1/episodes/4",
             "/v1/episodes?limit=1",
             "/v1/transcripts/search?q=horn",
-            "/health",
+            // (/health is exempt, so that probes are never refused: admission-exemptions.test.ts.)
             "/sandbox",
             "/openapi.json",
             "/docs",

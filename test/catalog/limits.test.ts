@@ -58,7 +58,8 @@ const statements: Record<string, ReadonlyArray<string>> = {
   "getting-started.md": [
     `\`limit\` is ${page.minimum} to ${page.maximum} and defaults to ${page.default}`,
     `by default ${rate} (\`CATALOG_RATE_LIMIT\`)`,
-    `groups up to ${maxBatchRequests} of them in one request`
+    `groups up to ${maxBatchRequests} of them in one request`,
+    `${kib(maxBatchBodyBytes)} for a batch`
   ],
   "mcp.md": [
     `\`query?\` (string, ≤ ${maxSearchTextLength})`,

@@ -14,7 +14,7 @@ import * as Schema from "effect/Schema"
 import { type ApiApp, layerApiApp, mountApiApp } from "../../src/http/ApiApp.js"
 import { Conflict, errorDoc, internalErrorEnvelope, TooManyRequests } from "../../src/http/ApiError.js"
 import { layerNodeServer, ServerAddress } from "../../src/http/NodeServer.js"
-import { AfterListen, BodyLimits, FastPaths } from "../../src/http/ServerRegistries.js"
+import { FastPaths, layerServerRegistries } from "../../src/http/ServerRegistries.js"
 
 class Item extends Schema.Class<Item>("Item")({ id: Schema.Int, name: Schema.String }) {}
 
@@ -59,13 +59,7 @@ const TestServer = layerNodeServer({
 }).pipe(
   Layer.provide([mountApiApp(FixtureApp, "/*"), BrokenFastPath]),
   Layer.provide(layerApiApp(FixtureApp, Api, Handlers)),
-  Layer.provide([
-    HttpLayerRouter.layer,
-    FastPaths.layer,
-    BodyLimits.layer,
-    AfterListen.layer,
-    NodeHttpServer.layerContext
-  ])
+  Layer.provide([HttpLayerRouter.layer, layerServerRegistries, NodeHttpServer.layerContext])
 )
 
 const call = (path: string, init?: RequestInit) =>

@@ -16,7 +16,7 @@ import * as Schema from "effect/Schema"
 import { type ApiApp, layerApiApp, mountApiApp } from "../../src/http/ApiApp.js"
 import { MaxBodyBytes } from "../../src/http/BodyPolicy.js"
 import { layerNodeServer, ServerAddress } from "../../src/http/NodeServer.js"
-import { AfterListen, BodyLimits, FastPaths } from "../../src/http/ServerRegistries.js"
+import { layerServerRegistries } from "../../src/http/ServerRegistries.js"
 
 class Note extends Schema.Class<Note>("Note")({ text: Schema.String }) {}
 
@@ -53,13 +53,7 @@ const TestServer = layerNodeServer({
 }).pipe(
   Layer.provide(mountApiApp(FixtureApp, "/*")),
   Layer.provide(layerApiApp(FixtureApp, Api, Handlers)),
-  Layer.provide([
-    HttpLayerRouter.layer,
-    FastPaths.layer,
-    BodyLimits.layer,
-    AfterListen.layer,
-    NodeHttpServer.layerContext
-  ])
+  Layer.provide([HttpLayerRouter.layer, layerServerRegistries, NodeHttpServer.layerContext])
 )
 
 interface Answer {

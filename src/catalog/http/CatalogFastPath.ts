@@ -19,7 +19,7 @@ export const makeCatalogFastPath = (
     // HEAD is answered by the GET route, as the router does.
     const found = table.find(request.url ?? "/")
     if (found === undefined) return false
-    const admitted = admission.admit(admission.nodeClient(request))
+    const admitted = admission.admitNode(request)
     if (Either.isLeft(admitted)) {
       writeError(request, response, admitted.left)
       return true

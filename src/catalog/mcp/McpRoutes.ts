@@ -1,14 +1,16 @@
 // `/mcp` and `/mcp/docs` over Streamable HTTP, stateless: every POST gets a fresh MCP server and a
 // web-standard transport answering in JSON (see `exchange` for the bridge). Before the SDK
 // sees a request we apply our rules: Host and Origin (403), methods (405: without sessions there is
-// no stream to GET and nothing to DELETE), body size (413) and the catalog's rate limit (429), all
-// in the error envelope.
+// no stream to GET and nothing to DELETE), body size (413) and the catalog's rate limit (429, one
+// request per JSON-RPC message, so a batch costs what its messages would one by one), all in the
+// error envelope.
 
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { MethodNotAllowed, PayloadTooLarge } from "../../http/ApiError.js"
@@ -42,43 +44,59 @@ const parseError = HttpServerResponse.unsafeJson(
   { status: 400 }
 )
 
+/** The body parsed as JSON, or undefined when it is not JSON. */
+const parseBody = (text: string): { readonly body: unknown } | undefined => {
+  try {
+    return { body: JSON.parse(text) }
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * One JSON-RPC exchange with a server built for this request alone. The body is read and parsed
- * here (bounded like every body) and handed to the transport as `parsedBody`, with a bodiless web
- * Request for the headers: letting the transport read a web stream made of the node request cost
- * more than everything else in the exchange (≈ 140 µs of ≈ 260 µs). In JSON mode the SDK's answer
- * is complete when `handleRequest` returns, so it is copied into a platform response as text.
+ * What a POST costs of the client's rate limit: one per JSON-RPC message, so that a batch (an array
+ * of messages, which the 2025-03-26 revision allows and later ones dropped) costs what the same
+ * messages sent one by one would.
  */
-const exchange = (build: () => Server, request: HttpServerRequest.HttpServerRequest, url: string) =>
-  Effect.flatMap(request.text, (text) => {
-    let parsedBody: unknown
+const messageCount = (body: unknown) => (Array.isArray(body) ? Math.max(1, body.length) : 1)
+
+/**
+ * One JSON-RPC exchange with a server built for this request alone. The body was read and parsed
+ * by the caller (bounded like every body) and is handed to the transport as `parsedBody`, with a
+ * bodiless web Request for the headers: letting the transport read a web stream made of the node
+ * request cost more than everything else in the exchange (≈ 140 µs of ≈ 260 µs). In JSON mode the
+ * SDK's answer is complete when `handleRequest` returns, so it is copied into a platform response
+ * as text.
+ */
+const exchange = (
+  build: () => Server,
+  request: HttpServerRequest.HttpServerRequest,
+  url: string,
+  parsedBody: unknown
+) =>
+  Effect.promise(async () => {
+    const server = build()
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+    await server.connect(transport)
     try {
-      parsedBody = JSON.parse(text)
-    } catch {
-      return Effect.succeed(parseError)
+      const answer = await transport.handleRequest(
+        new Request(url, { method: "POST", headers: request.headers }),
+        {
+          parsedBody
+        }
+      )
+      const body = await answer.text()
+      const headers = Object.fromEntries(answer.headers)
+      return body === ""
+        ? HttpServerResponse.empty({ status: answer.status, headers })
+        : HttpServerResponse.text(body, {
+            status: answer.status,
+            headers,
+            contentType: answer.headers.get("content-type") ?? "application/json"
+          })
+    } finally {
+      await server.close()
     }
-    return Effect.promise(async () => {
-      const server = build()
-      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
-      await server.connect(transport)
-      try {
-        const answer = await transport.handleRequest(
-          new Request(url, { method: "POST", headers: request.headers }),
-          { parsedBody }
-        )
-        const body = await answer.text()
-        const headers = Object.fromEntries(answer.headers)
-        return body === ""
-          ? HttpServerResponse.empty({ status: answer.status, headers })
-          : HttpServerResponse.text(body, {
-              status: answer.status,
-              headers,
-              contentType: answer.headers.get("content-type") ?? "application/json"
-            })
-      } finally {
-        await server.close()
-      }
-    })
   })
 
 const endpoint = (
@@ -124,14 +142,23 @@ const endpoint = (
         )
       )
     }
-    const admitted = admission.admit(admission.client(request))
+    // A body that cannot be read (400) is answered in the envelope, like any other failure. (A body
+    // over MAX_BODY_BYTES never gets here: the server's edge answers 413.)
+    const text = yield* Effect.either(request.text)
+    if (Either.isLeft(text)) return withCors(yield* causeResponse(Cause.fail(text.left), noRoutes))
+    const parsed = parseBody(text.right)
+    const admitted = admission.admit(
+      admission.client(request),
+      parsed === undefined ? 1 : messageCount(parsed.body)
+    )
     if (Either.isLeft(admitted)) return withCors(errorResponse(admitted.left))
-    // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid
-    // JSON-RPC); a body that cannot be read (400) is answered in the envelope, like any other
-    // failure. (A body over MAX_BODY_BYTES never gets here: the server's edge answers 413.)
+    if (parsed === undefined) return withCors(parseError)
+    // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid JSON-RPC).
     const url = `http://${headers.host ?? "localhost"}${request.url}`
     return withCors(
-      yield* Effect.catchAllCause(exchange(build, request, url), (cause) => causeResponse(cause, noRoutes))
+      yield* Effect.catchAllCause(exchange(build, request, url, parsed.body), (cause) =>
+        causeResponse(cause, noRoutes)
+      )
     )
   })
 

@@ -1,6 +1,8 @@
 // `/rpc`: the catalog's RPC group over HTTP with JSON serialization, on the shared router next to
-// the REST API. Every other method on the path answers 405 with `Allow: POST` in the envelope.
+// the REST API. The messages' envelope is checked before RpcServer reads them (RpcEnvelope.ts).
+// Every other method on the path answers 405 with `Allow: POST` in the envelope.
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import * as RpcServer from "@effect/rpc/RpcServer"
 import * as Effect from "effect/Effect"
@@ -8,6 +10,7 @@ import * as Layer from "effect/Layer"
 import { MethodNotAllowed } from "../../http/ApiError.js"
 import { errorResponse } from "../../http/ErrorResponse.js"
 import { CatalogRateLimitedLive, CatalogRpcHandlersLive, CatalogRpcsServed } from "./CatalogRpcServer.js"
+import { envelopeProblem, envelopeRefusal } from "./RpcEnvelope.js"
 
 export const rpcPath = "/rpc"
 
@@ -24,7 +27,41 @@ const OtherMethods = HttpLayerRouter.use((router) =>
   )
 )
 
-export const RpcRoutes = Layer.mergeAll(
-  RpcServer.layerHttpRouter({ group: CatalogRpcsServed, path: rpcPath, protocol: "http" }),
-  OtherMethods
-).pipe(Layer.provide([CatalogRpcHandlersLive, CatalogRateLimitedLive, RpcSerialization.layerJson]))
+const parsed = (text: string): { readonly ok: true; readonly body: unknown } | { readonly ok: false } => {
+  try {
+    return { ok: true, body: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+/**
+ * RpcServer's HTTP protocol on POST /rpc, behind the envelope check. The body read here is the one
+ * RpcServer reads (the platform keeps it); a body that is not JSON is left to RpcServer, which
+ * answers it with a Defect message.
+ */
+const GuardedProtocol = Layer.effect(
+  RpcServer.Protocol,
+  Effect.gen(function* () {
+    const router = yield* HttpLayerRouter.HttpRouter
+    const { httpApp, protocol } = yield* RpcServer.makeProtocolWithHttpApp
+    yield* router.add(
+      "POST",
+      rpcPath,
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        // A body that cannot be read at all fails the same way inside RpcServer.
+        Effect.flatMap(Effect.option(request.text), (text) => {
+          const body = text._tag === "Some" ? parsed(text.value) : { ok: false as const }
+          const problem = body.ok ? envelopeProblem(body.body) : undefined
+          return problem === undefined ? httpApp : Effect.succeed(envelopeRefusal(problem))
+        })
+      )
+    )
+    return protocol
+  })
+)
+
+export const RpcRoutes = Layer.mergeAll(RpcServer.layer(CatalogRpcsServed), OtherMethods).pipe(
+  Layer.provide(GuardedProtocol),
+  Layer.provide([CatalogRpcHandlersLive, CatalogRateLimitedLive, RpcSerialization.layerJson])
+)

@@ -16,6 +16,7 @@ import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Str from "effect/String"
 import * as Pg from "pg"
+import { ReadinessChecks } from "../../http/ServerRegistries.js"
 import { FoundationConfig, type FoundationSettings } from "../FoundationConfig.js"
 import { type EmbeddedPostgresError, embeddedPostgres } from "./EmbeddedPostgres.js"
 import { runMigrations } from "./Migrations.js"
@@ -116,3 +117,21 @@ export const layerDatabase = Layer.effectDiscard(
       : Effect.logInfo(`Database migrated: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}`)
   ).pipe(Effect.orDie)
 ).pipe(Layer.provideMerge(layerClient))
+
+/**
+ * Readiness (the server's `/readyz`): the database answers a trivial query. A pool that cannot
+ * connect fails within DATABASE_CONNECT_TIMEOUT_MS, so a probe never waits on an outage.
+ */
+export const DatabaseReadiness = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    ;(yield* ReadinessChecks).add({
+      name: "database",
+      check: sql`SELECT 1`.pipe(
+        Effect.asVoid,
+        Effect.mapError(() => "the database does not answer"),
+        Effect.withTracerEnabled(false)
+      )
+    })
+  })
+)

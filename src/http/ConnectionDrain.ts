@@ -1,0 +1,107 @@
+// Shutting the server down as a load balancer expects (issue 14, defect 6). Node's own
+// `server.close()` destroys every connection without a request in progress at that instant, which
+// includes connections whose request has arrived but has not been read yet: those clients saw resets.
+// Here instead:
+// 1. Draining starts (SIGTERM, or the layer closing): `/readyz` fails; requests are served as usual,
+//    on connections kept alive as usual (a balancer that reuses its connections opens few new ones,
+//    and a new connection waiting in the kernel's queue when the listener closes is reset).
+// 2. After the drain delay (SIGTERM only; see NodeServer.ts) the listener closes: new connections are
+//    refused, which a balancer retries elsewhere for any method, since nothing was sent.
+// 3. Connections finish what they received. The next answer on each closes it (`Connection: close`,
+//    unless another request already waits on it); a connection with nothing in flight is closed
+//    once it has been idle for `idleMs`. Closing an idle keep-alive connection races with a client
+//    sending on it (and nginx never resends a POST it sent), so under orchestration `idleMs` is the
+//    drain delay, and a balancer that lets go of idle connections sooner (README) leaves none to
+//    close: it has closed its own, or used them and been told to close them.
+// 4. Whatever is still open after the grace period (a client that stopped reading) is cut.
+import type * as Http from "node:http"
+import * as Net from "node:net"
+
+/** How often open connections are looked at while closing. */
+const pollMs = 25
+
+interface ConnectionState {
+  inFlight: number
+  lastActive: number
+  /** The newest response on this connection not yet finished. */
+  latest: Http.ServerResponse | undefined
+}
+
+export interface ConnectionDrain {
+  /** Call for every request, first thing: counts it in flight on its connection until it finishes. */
+  readonly track: (request: Http.IncomingMessage, response: Http.ServerResponse) => void
+  readonly draining: () => boolean
+  readonly startDraining: () => void
+  /**
+   * Stops accepting, lets connections finish (at most `graceMs`), closes those idle for `idleMs`,
+   * and resolves once all are closed.
+   */
+  readonly close: (graceMs: number, idleMs: number) => Promise<void>
+}
+
+/** Marks a response not yet begun to close its connection when written. */
+const closeAfter = (response: Http.ServerResponse | undefined) => {
+  if (response !== undefined && !response.headersSent) response.setHeader("connection", "close")
+}
+
+export const makeConnectionDrain = (server: Http.Server): ConnectionDrain => {
+  const connections = new Map<Net.Socket, ConnectionState>()
+  let draining = false
+  let closing = false
+
+  server.on("connection", (socket: Net.Socket) => {
+    connections.set(socket, { inFlight: 0, lastActive: Date.now(), latest: undefined })
+    socket.once("close", () => connections.delete(socket))
+  })
+
+  const track = (request: Http.IncomingMessage, response: Http.ServerResponse) => {
+    const state = connections.get(request.socket)
+    if (state === undefined) return
+    state.inFlight++
+    if (closing) {
+      // A request queued behind another keeps the connection open for itself.
+      if (state.latest !== undefined && !state.latest.headersSent) state.latest.removeHeader("connection")
+      closeAfter(response)
+    }
+    state.latest = response
+    response.once("close", () => {
+      state.inFlight--
+      state.lastActive = Date.now()
+      if (state.latest === response) state.latest = undefined
+    })
+  }
+
+  const startDraining = () => {
+    draining = true
+  }
+
+  const close = (graceMs: number, idleMs: number) =>
+    new Promise<void>((resolve) => {
+      draining = true
+      closing = true
+      for (const state of connections.values()) closeAfter(state.latest)
+      const deadline = Date.now() + graceMs
+      // The net server's own close: http's would destroy "idle" connections at once (see above).
+      Net.Server.prototype.close.call(server)
+      const sweep = () => {
+        const now = Date.now()
+        for (const [socket, state] of connections) {
+          if (now >= deadline || (state.inFlight === 0 && now - state.lastActive >= idleMs)) {
+            socket.destroy()
+            connections.delete(socket)
+          }
+        }
+        if (connections.size === 0) {
+          // Now http's close finds nothing to destroy; it stops node's timeout checks for this server.
+          server.close()
+          resolve()
+          return
+        }
+        // Swept after the poll phase, so that requests already in the socket have been read.
+        setTimeout(() => setImmediate(sweep), pollMs)
+      }
+      setImmediate(sweep)
+    })
+
+  return { track, draining: () => draining, startDraining, close }
+}

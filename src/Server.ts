@@ -29,7 +29,7 @@ const Routes = Layer.unwrapEffect(
       >
     > = []
     // Foundation: /api/v1 (its database, services and outbox worker come with it).
-    if (settings.foundationEnabled) routes.push(layerFoundation(settings.port))
+    if (settings.foundationEnabled) routes.push(layerFoundation(settings.publicOrigin))
     // Catalog: everything else, from the snapshot in CATALOG_DIR.
     if (settings.catalogEnabled) routes.push(layerCatalog)
     // The front door and the pages' stylesheet, whichever features are on.

@@ -69,8 +69,8 @@ const Handlers = Layer.mergeAll(
   ReferenceHttp
 ).pipe(Layer.provideMerge(Layer.mergeAll(CredentialAuthLive, SessionAuthLive)))
 
-/** The foundation's routes; `port` is the HTTP port, for the default public origin. */
-export const layerFoundation = (port: number) =>
+/** The foundation's routes; `publicOrigin` is the service's (PUBLIC_ORIGIN). */
+export const layerFoundation = (publicOrigin: string) =>
   Layer.mergeAll(
     mountApiApp(FoundationApp, "/api/v1/*").pipe(
       // Identifiers are up to 160 characters: longer path segments must reach the schemas (400), not
@@ -83,5 +83,5 @@ export const layerFoundation = (port: number) =>
     Layer.provide(FoundationServices),
     Layer.provide(MailTransport.log),
     Layer.provide(layerDatabase),
-    Layer.provide(FoundationConfig.layer(port))
+    Layer.provide(FoundationConfig.layer(publicOrigin))
   )

@@ -39,23 +39,8 @@ const positive = (name: string, fallback: number, max: number) =>
     Config.withDefault(fallback)
   )
 
-const origin = (name: string) =>
-  Config.string(name).pipe(
-    Config.validate({
-      message: `${name} must be an origin such as https://example.com (scheme, host, optional port, no path)`,
-      validation: (value) => {
-        try {
-          const url = new URL(value)
-          return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value
-        } catch {
-          return false
-        }
-      }
-    })
-  )
-
-/** Reads the settings; `port` is the HTTP port, used for the default public origin. */
-export const foundationSettingsConfig = (port: number): Config.Config<FoundationSettings> =>
+/** Reads the settings; the public origin is the process's (ServerConfig reads PUBLIC_ORIGIN). */
+export const foundationSettingsConfig = (publicOrigin: string): Config.Config<FoundationSettings> =>
   Config.all({
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./data")),
@@ -66,7 +51,7 @@ export const foundationSettingsConfig = (port: number): Config.Config<Foundation
     databaseStatementTimeout: positive("DATABASE_STATEMENT_TIMEOUT_MS", 5000, 3_600_000).pipe(
       Config.map(Duration.millis)
     ),
-    publicOrigin: origin("PUBLIC_ORIGIN").pipe(Config.withDefault(`http://127.0.0.1:${port}`)),
+    publicOrigin: Config.succeed(publicOrigin),
     sessionTtl: positive("SESSION_TTL_DAYS", 30, 3650).pipe(Config.map(Duration.days)),
     emailTokenTtl: positive("EMAIL_TOKEN_TTL_HOURS", 48, 24 * 365).pipe(Config.map(Duration.hours)),
     invitationTtl: positive("INVITATION_TTL_DAYS", 7, 365).pipe(Config.map(Duration.days)),
@@ -80,5 +65,6 @@ export class FoundationConfig extends Context.Tag("FoundationConfig")<
   FoundationConfig,
   FoundationSettings
 >() {
-  static readonly layer = (port: number) => Layer.effect(FoundationConfig, foundationSettingsConfig(port))
+  static readonly layer = (publicOrigin: string) =>
+    Layer.effect(FoundationConfig, foundationSettingsConfig(publicOrigin))
 }

@@ -20,7 +20,7 @@ import { pgCtl, postgresCluster } from "./support/PostgresCluster.js"
 /** A database client (no server) configured by `env`. */
 const client = (env: Record<string, string>) =>
   layerClient.pipe(
-    Layer.provide(FoundationConfig.layer(0)),
+    Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")),
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
   )
 

@@ -1,7 +1,8 @@
 // The body rules of the server's edge, applied once, to every request that may carry a body, before
 // any fast path or router sees it: each route has one limit (the server's MAX_BODY_BYTES, or a lower
 // one its HttpApi endpoint declares with `MaxBodyBytes`, such as the batch's 64 KiB), and bodies are
-// JSON. Over the limit is a 413 in the envelope, never a reset connection.
+// JSON unless the route declares the media types it reads (OAuth's form posts). Over the limit is a
+// 413 in the envelope (or the route's own error format), never a reset connection.
 import * as Http from "node:http"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpApi from "@effect/platform/HttpApi"
@@ -11,8 +12,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as FindMyWay from "find-my-way-ts"
-import { BadRequest, bodyTooLarge } from "./ApiError.js"
-import { writeError } from "./ErrorAnswer.js"
+import { type ApiError, BadRequest, bodyTooLarge } from "./ApiError.js"
+import { errorAnswer, writeAnswer } from "./ErrorAnswer.js"
 import type { RouteBodyLimit } from "./ServerRegistries.js"
 
 /** Annotates an HttpApi endpoint with a body limit of its own (the lower of it and the server's applies). */
@@ -50,28 +51,47 @@ const refuseDeclared = (
   request: Http.IncomingMessage,
   response: Http.ServerResponse,
   declared: number,
-  maxBytes: number
+  rule: AppliedRule
 ) => {
-  const hopeless = declared > maxBytes * 4
-  writeError(request, response, bodyTooLarge(maxBytes), hopeless ? { connection: "close" } : {})
+  const hopeless = declared > rule.maxBytes * 4
+  refuse(request, response, rule, bodyTooLarge(rule.maxBytes), hopeless ? { connection: "close" } : {})
   if (!hopeless) request.resume()
 }
 
+/** Writes a refusal of the edge in the envelope, or in the route's own format when it has one. */
+const refuse = (
+  request: Http.IncomingMessage,
+  response: Http.ServerResponse,
+  rule: AppliedRule,
+  error: ApiError,
+  extraHeaders: Readonly<Record<string, string>> = {}
+) => {
+  const answer = rule.refusal === undefined ? errorAnswer(error) : rule.refusal(error)
+  writeAnswer({ ...answer, headers: { ...answer.headers, ...extraHeaders } }, request, response)
+}
+
+const isJson = (media: string) => media === "application/json" || media.endsWith("+json")
+
 /**
- * Every endpoint of this service reads JSON. A body in another media type is refused up front:
- * left to the platform, a malformed multipart body fails deep inside its parser as a defect.
+ * Every endpoint reads JSON unless its route declares other media types. A body in another media
+ * type is refused up front: left to the platform, a malformed multipart body fails deep inside its
+ * parser as a defect.
  */
-const refuseNonJson = (request: Http.IncomingMessage, response: Http.ServerResponse): boolean => {
+const refuseUnreadable = (
+  request: Http.IncomingMessage,
+  response: Http.ServerResponse,
+  rule: AppliedRule
+): boolean => {
   const type = request.headers["content-type"]
   if (type === undefined || !hasBody(request.headers)) return false
   const media = type.split(";")[0]?.trim().toLowerCase() ?? ""
-  if (media === "application/json" || media.endsWith("+json")) return false
-  writeError(
+  if (rule.mediaTypes === undefined ? isJson(media) : rule.mediaTypes.includes(media)) return false
+  const expected = rule.mediaTypes === undefined ? "application/json" : rule.mediaTypes.join(" or ")
+  refuse(
     request,
     response,
-    new BadRequest({
-      message: `Request bodies must be application/json, not ${media || "an empty media type"}.`
-    })
+    rule,
+    new BadRequest({ message: `Request bodies must be ${expected}, not ${media || "an empty media type"}.` })
   )
   request.resume()
   return true
@@ -107,9 +127,10 @@ const replay = (request: Http.IncomingMessage, body: Buffer): Http.IncomingMessa
 const readUnderLimit = (
   request: Http.IncomingMessage,
   response: Http.ServerResponse,
-  maxBytes: number,
+  rule: AppliedRule,
   next: (request: Http.IncomingMessage) => void
 ) => {
+  const maxBytes = rule.maxBytes
   const chunks: Array<Buffer> = []
   let bytes = 0
   request.on("data", (chunk: Buffer) => {
@@ -120,7 +141,7 @@ const readUnderLimit = (
       return
     }
     chunks.length = 0
-    writeError(request, response, bodyTooLarge(maxBytes), { connection: "close" })
+    refuse(request, response, rule, bodyTooLarge(maxBytes), { connection: "close" })
   })
   request.on("end", () => {
     if (bytes <= maxBytes) next(replay(request, Buffer.concat(chunks, bytes)))
@@ -139,20 +160,32 @@ export interface BodyPolicy {
   ) => void
 }
 
+/** A route's rules with the server's limit applied. */
+interface AppliedRule extends Pick<RouteBodyLimit, "mediaTypes" | "refusal"> {
+  readonly maxBytes: number
+}
+
 export const makeBodyPolicy = (maxBodyBytes: number, routes: ReadonlyArray<RouteBodyLimit>): BodyPolicy => {
-  // Route parameters of any length must still find their route's limit.
-  const limits = FindMyWay.make<number>({ maxParamLength: Number.MAX_SAFE_INTEGER })
-  for (const route of routes) limits.on(route.method, route.path, Math.min(route.maxBytes, maxBodyBytes))
+  // Route parameters of any length must still find their route's rules.
+  const rules = FindMyWay.make<AppliedRule>({ maxParamLength: Number.MAX_SAFE_INTEGER })
+  for (const route of routes) {
+    rules.on(route.method, route.path, {
+      maxBytes: Math.min(route.maxBytes ?? maxBodyBytes, maxBodyBytes),
+      ...(route.mediaTypes === undefined ? {} : { mediaTypes: route.mediaTypes }),
+      ...(route.refusal === undefined ? {} : { refusal: route.refusal })
+    })
+  }
+  const serverRule: AppliedRule = { maxBytes: maxBodyBytes }
   return {
     apply: (request, response, next) => {
-      const maxBytes = limits.find(request.method ?? "", request.url ?? "/")?.handler ?? maxBodyBytes
+      const rule = rules.find(request.method ?? "", request.url ?? "/")?.handler ?? serverRule
       const declared = request.headers["content-length"]
-      if (declared !== undefined && Number(declared) > maxBytes) {
-        return refuseDeclared(request, response, Number(declared), maxBytes)
+      if (declared !== undefined && Number(declared) > rule.maxBytes) {
+        return refuseDeclared(request, response, Number(declared), rule)
       }
-      if (refuseNonJson(request, response)) return
+      if (refuseUnreadable(request, response, rule)) return
       if (declared === undefined && request.headers["transfer-encoding"] !== undefined) {
-        return readUnderLimit(request, response, maxBytes, next)
+        return readUnderLimit(request, response, rule, next)
       }
       next(request)
     }

@@ -5,6 +5,8 @@ import type * as Http from "node:http"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { ApiError } from "./ApiError.js"
+import type { ErrorAnswer } from "./ErrorAnswer.js"
 
 /** Answers a request synchronously and returns true, or returns false to let the router answer. */
 export type FastHandler = (request: Http.IncomingMessage, response: Http.ServerResponse) => boolean
@@ -23,14 +25,22 @@ export class FastPaths extends Context.Tag("FastPaths")<
     Layer.effectDiscard(Effect.map(FastPaths, (paths) => paths.add(handler)))
 }
 
-/** A route whose bodies have a limit of their own, lower than the server's (e.g. a batch). */
+/**
+ * A route whose bodies have rules of their own: a limit lower than the server's (e.g. a batch), the
+ * media types it reads when not JSON (OAuth's form posts), and how it answers the edge's refusals
+ * when not in the envelope (OAuth's error format).
+ */
 export interface RouteBodyLimit {
   readonly method: string
   readonly path: `/${string}`
-  readonly maxBytes: number
+  readonly maxBytes?: number
+  /** Media types (lowercase, without parameters) the route reads; JSON when not given. */
+  readonly mediaTypes?: ReadonlyArray<string>
+  /** The answer for a refusal of the edge (400, 413), when the route does not answer the envelope. */
+  readonly refusal?: (error: ApiError) => ErrorAnswer
 }
 
-/** Where features declare their routes' own body limits (mounted HttpApis declare theirs). */
+/** Where features declare their routes' own body rules (mounted HttpApis declare their limits). */
 export class BodyLimits extends Context.Tag("BodyLimits")<
   BodyLimits,
   {

@@ -165,11 +165,21 @@ const outboxDeliveryLeases = Effect.gen(function* () {
   yield* sql`ALTER TABLE outbox ADD COLUMN claimed_until timestamptz`
 })
 
+/**
+ * An API token acts for its creator (extensions §5): removing a member revokes the tokens they
+ * created in that organization, found by this index.
+ */
+const apiTokensByCreator = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX api_tokens_creator_idx ON api_tokens (organization_id, created_by) WHERE revoked_at IS NULL`
+})
+
 /** Every migration, by `<id>_<name>`; append new ones, never edit a released one. */
 export const migrations = {
   "1_initial_schema": initialSchema,
   "2_page_positions_in_milliseconds": pagePositionsInMilliseconds,
-  "3_outbox_delivery_leases": outboxDeliveryLeases
+  "3_outbox_delivery_leases": outboxDeliveryLeases,
+  "4_api_tokens_by_creator": apiTokensByCreator
 }
 
 const migrationsTable = "effect_sql_migrations"

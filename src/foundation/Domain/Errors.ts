@@ -77,6 +77,16 @@ export class TokenScopeMissing extends Schema.TaggedError<TokenScopeMissing>()(
   }
 }
 
+/**
+ * A bearer credential whose person (the API token's creator, the OAuth grant's approver) is no
+ * longer a member of its organization: it acts for them, so it can do nothing there (extensions §5, §8).
+ */
+export class DelegatorNotMember extends Schema.TaggedError<DelegatorNotMember>()(
+  "DelegatorNotMember",
+  { message: message("The person this credential acts for is no longer a member of this organization.") },
+  HttpApiSchema.annotations({ status: 403 })
+) {}
+
 /** The caller's role in the organization does not allow this (the message says what would). */
 export class RoleNotPermitted extends Schema.TaggedError<RoleNotPermitted>()(
   "RoleNotPermitted",

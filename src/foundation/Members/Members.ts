@@ -1,6 +1,7 @@
 // The rules of memberships (extensions §3): who may list, change and remove members, members
-// leaving, and the last-owner rule. Each change runs in one transaction that first locks the
-// organization's row, so the permission and last-owner checks still hold when the change commits.
+// leaving (which ends the API tokens and OAuth grants that acted for them there), and the last-owner
+// rule. Each change runs in one transaction that first locks the organization's row, so the
+// permission and last-owner checks still hold when the change commits.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Sessions } from "../Accounts/Sessions.js"
@@ -13,6 +14,7 @@ import { Member } from "../Domain/Member.js"
 import { OrganizationAccess } from "../Organizations/OrganizationAccess.js"
 import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
+import { ApiTokens } from "../Tokens/ApiTokens.js"
 import { traced } from "../Traced.js"
 import { MemberRepo, type TargetMember } from "./MemberRepo.js"
 
@@ -23,6 +25,7 @@ export class Members extends Effect.Service<Members>()("Members", {
     const organizations = yield* OrganizationRepo
     const access = yield* OrganizationAccess
     const sessions = yield* Sessions
+    const apiTokens = yield* ApiTokens
 
     /** Any member may list the members (a non-member gets 404). */
     const list = traced(
@@ -104,6 +107,8 @@ export class Members extends Effect.Service<Members>()("Members", {
             yield* keepAnOwner(organizationId, member)
             yield* repo.remove(member.id)
             yield* sessions.clearActiveOrganization(member.userId, organizationId)
+            // Their bearer credentials acted for them here: they end with the membership (extensions §5).
+            yield* apiTokens.revokeCreatedBy(organizationId, member.userId)
           })
         )
     )

@@ -8,6 +8,7 @@ import { errorDoc } from "../../http/ApiError.js"
 import { Success } from "../Domain/Common.js"
 import { CredentialContext } from "../Domain/CredentialContext.js"
 import {
+  DelegatorNotMember,
   OrganizationNotFound,
   RoleNotPermitted,
   SlugTaken,
@@ -86,6 +87,7 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
       .addError(errorDoc(RoleNotPermitted))
       .addError(errorDoc(TokenForAnotherOrganization))
       .addError(errorDoc(TokenScopeMissing))
+      .addError(errorDoc(DelegatorNotMember))
       .middleware(CredentialAuth)
   )
   .add(
@@ -102,6 +104,7 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
       .addError(errorDoc(RoleNotPermitted))
       .addError(errorDoc(TokenForAnotherOrganization))
       .addError(errorDoc(TokenScopeMissing))
+      .addError(errorDoc(DelegatorNotMember))
       .addError(errorDoc(StaleVersion))
       .middleware(CredentialAuth)
   )

@@ -9,6 +9,7 @@ import * as Layer from "effect/Layer"
 import { layerCatalog } from "./catalog/CatalogRoutes.js"
 import { layerFoundation } from "./foundation/Foundation.js"
 import { layerNodeServer } from "./http/NodeServer.js"
+import { ProtectedResources } from "./http/ProtectedResources.js"
 import { PageAssetRoutes } from "./http/pages/PageAssets.js"
 import { AfterListen, BodyLimits, FastPaths } from "./http/ServerRegistries.js"
 import { LandingPageRoutes } from "./LandingPage.js"
@@ -25,6 +26,7 @@ const Routes = Layer.unwrapEffect(
         | FastPaths
         | BodyLimits
         | AfterListen
+        | ProtectedResources
         | HttpRouter.HttpRouter.DefaultServices
       >
     > = []
@@ -46,6 +48,10 @@ export const ServerLive = Layer.unwrapEffect(Effect.map(ServerConfig, layerNodeS
     FastPaths.layer,
     BodyLimits.layer,
     AfterListen.layer,
+    // OAuth protected resources live on the public origin: their identifiers are built from it.
+    Layer.unwrapEffect(
+      Effect.map(ServerConfig, (settings) => ProtectedResources.layer(settings.publicOrigin))
+    ),
     NodeHttpServer.layerContext
   ]),
   Layer.provide(ServerConfig.layer)

@@ -1,9 +1,12 @@
 // Settings of the foundation service, read from the environment once at start-up.
+import { readFileSync } from "node:fs"
 import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import type * as Option from "effect/Option"
+import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 
 export interface FoundationSettings {
@@ -28,6 +31,21 @@ export interface FoundationSettings {
   readonly outboxPollInterval: Duration.Duration
   /** The wait after a first failed delivery; it doubles with each further failure, up to an hour. */
   readonly outboxRetryBase: Duration.Duration
+  /** Lifetime of OAuth access tokens (extensions §8: 1 hour unless configured). */
+  readonly oauthAccessTokenTtl: Duration.Duration
+  /** Lifetime of each OAuth refresh token (a new one comes with every refresh). */
+  readonly oauthRefreshTokenTtl: Duration.Duration
+  /**
+   * Development and tests only: Client ID Metadata Documents may live on loopback and private
+   * addresses, and on loopback over plain http.
+   */
+  readonly oauthAllowPrivateAddresses: boolean
+  /** Extra certificate authorities (PEM) that fetching metadata documents trusts besides Node's. */
+  readonly oauthExtraCa: string | undefined
+  /** Token endpoint requests a minute per client (extensions §8: 60). */
+  readonly oauthTokenRateLimit: number
+  /** Dynamic client registrations a minute per client address (extensions §8: 10). */
+  readonly oauthRegistrationRateLimit: number
 }
 
 const positive = (name: string, fallback: number, max: number) =>
@@ -38,6 +56,20 @@ const positive = (name: string, fallback: number, max: number) =>
     }),
     Config.withDefault(fallback)
   )
+
+/** The PEM text of OAUTH_EXTRA_CA_FILE, read at start-up so a wrong path stops it with a clear message. */
+const readCaFile = (path: string): Either.Either<string, ConfigError.ConfigError> => {
+  try {
+    const pem = readFileSync(path, "utf8")
+    return pem.includes("-----BEGIN CERTIFICATE-----")
+      ? Either.right(pem)
+      : Either.left(ConfigError.InvalidData(["OAUTH_EXTRA_CA_FILE"], `${path} holds no PEM certificate`))
+  } catch (cause) {
+    return Either.left(
+      ConfigError.InvalidData(["OAUTH_EXTRA_CA_FILE"], `${path} cannot be read: ${String(cause)}`)
+    )
+  }
+}
 
 /** Reads the settings; the public origin is the process's (ServerConfig reads PUBLIC_ORIGIN). */
 export const foundationSettingsConfig = (publicOrigin: string): Config.Config<FoundationSettings> =>
@@ -58,7 +90,19 @@ export const foundationSettingsConfig = (publicOrigin: string): Config.Config<Fo
     credentialRateLimit: positive("CREDENTIAL_RATE_LIMIT", 600, 1_000_000),
     authRateLimit: positive("AUTH_RATE_LIMIT", 10, 1_000_000),
     outboxPollInterval: positive("OUTBOX_POLL_MS", 1000, 3_600_000).pipe(Config.map(Duration.millis)),
-    outboxRetryBase: positive("OUTBOX_RETRY_BASE_MS", 5000, 3_600_000).pipe(Config.map(Duration.millis))
+    outboxRetryBase: positive("OUTBOX_RETRY_BASE_MS", 5000, 3_600_000).pipe(Config.map(Duration.millis)),
+    oauthAccessTokenTtl: positive("OAUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 86_400).pipe(
+      Config.map(Duration.seconds)
+    ),
+    oauthRefreshTokenTtl: positive("OAUTH_REFRESH_TOKEN_TTL_DAYS", 30, 365).pipe(Config.map(Duration.days)),
+    oauthAllowPrivateAddresses: Config.boolean("OAUTH_ALLOW_PRIVATE_ADDRESSES").pipe(
+      Config.withDefault(false)
+    ),
+    oauthExtraCa: Config.option(Config.string("OAUTH_EXTRA_CA_FILE").pipe(Config.mapOrFail(readCaFile))).pipe(
+      Config.map(Option.getOrUndefined)
+    ),
+    oauthTokenRateLimit: positive("OAUTH_TOKEN_RATE_LIMIT", 60, 1_000_000),
+    oauthRegistrationRateLimit: positive("OAUTH_REGISTRATION_RATE_LIMIT", 10, 1_000_000)
   })
 
 export class FoundationConfig extends Context.Tag("FoundationConfig")<

@@ -25,6 +25,7 @@ import { housekeepingPass } from "../../src/foundation/Housekeeping.js"
 import { Organizations } from "../../src/foundation/Organizations/Organizations.js"
 import { isApiError, toEnvelope } from "../../src/http/ApiError.js"
 import { errorResponse } from "../../src/http/ErrorResponse.js"
+import { ProtectedResources } from "../../src/http/ProtectedResources.js"
 import { freshDataDir } from "./support/Backends.js"
 import { uniqueEmail } from "./support/FoundationClient.js"
 
@@ -37,6 +38,7 @@ const services = Layer.unwrapScoped(
     FoundationServices.pipe(
       Layer.provideMerge(layerDatabase),
       Layer.provideMerge(FoundationConfig.layer("http://127.0.0.1:0")),
+      Layer.provide(ProtectedResources.layer("http://127.0.0.1:0")),
       Layer.provide(configured({ DATA_DIR: dir }))
     )
   )

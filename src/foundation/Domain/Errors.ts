@@ -38,10 +38,16 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()(
 
 // Who is calling
 
+/**
+ * The challenge of a protected resource's 401 or 403 (`WWW-Authenticate`, extensions §8): where its
+ * RFC 9728 metadata is, and what was wrong with the token sent.
+ */
+const challenge = Schema.optional(Schema.String)
+
 /** No credential, or one that names no live session or token (the message says which). */
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()(
   "Unauthenticated",
-  { message: message("Sign in to continue.") },
+  { message: message("Sign in to continue."), wwwAuthenticate: challenge },
   HttpApiSchema.annotations({ status: 401 })
 ) {}
 
@@ -69,7 +75,7 @@ export class TokenForAnotherOrganization extends Schema.TaggedError<TokenForAnot
 /** A token without the scope the operation needs. */
 export class TokenScopeMissing extends Schema.TaggedError<TokenScopeMissing>()(
   "TokenScopeMissing",
-  { scope: Scope },
+  { scope: Scope, wwwAuthenticate: challenge },
   HttpApiSchema.annotations({ status: 403 })
 ) {
   override get message() {
@@ -231,5 +237,13 @@ export class EmailNotVerified extends Schema.TaggedError<EmailNotVerified>()(
 export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()(
   "TokenNotFound",
   { message: message("The token was not found.") },
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+
+// Connections
+
+export class ConnectionNotFound extends Schema.TaggedError<ConnectionNotFound>()(
+  "ConnectionNotFound",
+  { message: message("The connection was not found.") },
   HttpApiSchema.annotations({ status: 404 })
 ) {}

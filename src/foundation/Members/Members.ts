@@ -11,6 +11,7 @@ import type { PageRequest, Role } from "../Domain/Common.js"
 import { LastOwner, MemberNotFound, RoleNotPermitted } from "../Domain/Errors.js"
 import type { MemberId, OrganizationId } from "../Domain/Ids.js"
 import { Member } from "../Domain/Member.js"
+import { GrantRepo } from "../OAuth/GrantRepo.js"
 import { OrganizationAccess } from "../Organizations/OrganizationAccess.js"
 import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
@@ -26,6 +27,7 @@ export class Members extends Effect.Service<Members>()("Members", {
     const access = yield* OrganizationAccess
     const sessions = yield* Sessions
     const apiTokens = yield* ApiTokens
+    const grants = yield* GrantRepo
 
     /** Any member may list the members (a non-member gets 404). */
     const list = traced(
@@ -107,8 +109,9 @@ export class Members extends Effect.Service<Members>()("Members", {
             yield* keepAnOwner(organizationId, member)
             yield* repo.remove(member.id)
             yield* sessions.clearActiveOrganization(member.userId, organizationId)
-            // Their bearer credentials acted for them here: they end with the membership (extensions §5).
+            // Their bearer credentials acted for them here: they end with the membership (extensions §5, §8).
             yield* apiTokens.revokeCreatedBy(organizationId, member.userId)
+            yield* grants.revokeForMember(organizationId, member.userId)
           })
         )
     )

@@ -15,6 +15,7 @@ import {
   TokenScopeMissing
 } from "../Domain/Errors.js"
 import type { OrganizationId } from "../Domain/Ids.js"
+import { FoundationResource } from "../OAuth/FoundationResource.js"
 import type { BearerPrincipal, Principal, SessionPrincipal } from "../Security/Principal.js"
 import { traced } from "../Traced.js"
 import { type Membership, OrganizationRepo } from "./OrganizationRepo.js"
@@ -26,6 +27,7 @@ export const anyRole: ReadonlyArray<Role> = ["owner", "admin", "member"]
 export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("OrganizationAccess", {
   effect: Effect.gen(function* () {
     const organizations = yield* OrganizationRepo
+    const apiResource = yield* FoundationResource
 
     /** The session user's membership (id and role); 404 when not a member. */
     const membership = (
@@ -101,7 +103,14 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
       if (principal.organizationId !== organizationId) {
         return Effect.fail(new TokenForAnotherOrganization())
       }
-      if (!principal.scopes.includes(scope)) return Effect.fail(new TokenScopeMissing({ scope }))
+      if (!principal.scopes.includes(scope)) {
+        return Effect.fail(
+          new TokenScopeMissing({
+            scope,
+            wwwAuthenticate: apiResource.challenge({ error: "insufficient_scope", scope })
+          })
+        )
+      }
       return requireDelegatorRole(principal, roles)
     }
 

@@ -17,6 +17,7 @@ import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import type { OAuthPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
 import { traced } from "../Traced.js"
+import { ClientRepo } from "./ClientRepo.js"
 import { GrantRepo } from "./GrantRepo.js"
 import type { OAuthClient } from "./OAuthClient.js"
 import { InvalidGrant, InvalidScope, InvalidTarget } from "./OAuthErrors.js"
@@ -87,6 +88,7 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
     const transactions = yield* Transactions
     const tokens = yield* TokenRepo
     const grants = yield* GrantRepo
+    const clients = yield* ClientRepo
     const organizations = yield* OrganizationRepo
     const config = yield* FoundationConfig
     const accessSeconds = Math.floor(Duration.toSeconds(config.oauthAccessTokenTtl))
@@ -211,6 +213,8 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
                 scopes: code.scopes
               })
               yield* tokens.setCodeGrant(code.codeHash, grantId)
+              // A registration that was used is kept (housekeeping forgets the ones never used).
+              yield* clients.touch(client.id)
               return issued(yield* issueTokens(grantId, code.scopes))
             })
           )

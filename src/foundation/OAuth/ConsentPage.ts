@@ -7,15 +7,9 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { hidden, notice } from "../../http/pages/Forms.js"
 import { type Html, html } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
-import type { Role, Scope } from "../Domain/Common.js"
+import { type Role, scopeDescriptions } from "../Domain/Common.js"
 import type { AuthorizationRequest } from "./AuthorizationRequests.js"
 import { formTargetOf } from "./RedirectUris.js"
-
-/** What each scope lets an app do, as a person reads it. */
-export const scopeWords: Record<Scope, string> = {
-  "organizations:read": "See the organization's details: its name, company name, website, phone and address.",
-  "organizations:write": "Change the organization's details."
-}
 
 /** Roles that may let an app write (extensions §8: write only where the person is owner or admin). */
 const writers: ReadonlyArray<Role> = ["owner", "admin"]
@@ -53,7 +47,7 @@ ${view.problem === undefined ? "" : notice("error", view.problem)}
 <dl class="facts">
 <dt>App</dt><dd>${name} (unverified). ${whoItIs(request)}</dd>
 <dt>It would reach</dt><dd>${request.resource.name}, <code>${request.resource.resource}</code></dd>
-<dt>It could</dt><dd><ul>${request.scopes.map((scope) => html`<li>${scopeWords[scope]}</li>`)}</ul></dd>
+<dt>It could</dt><dd><ul>${request.scopes.map((scope) => html`<li>${scopeDescriptions[scope]}</li>`)}</ul></dd>
 <dt>Signed in as</dt><dd>${view.person.name} (${view.person.email})</dd>
 <dt>Afterwards</dt><dd>You go back to <code>${redirectTarget ?? request.redirectUri}</code>.</dd>
 </dl>

@@ -13,6 +13,7 @@ import {
   call,
   createOrganization,
   foundationServer,
+  logLines,
   PUBLIC_ORIGIN,
   signUp
 } from "./support/FoundationClient.js"
@@ -54,10 +55,16 @@ const documentServer = (body: (url: string) => unknown, headers: Record<string, 
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`OAuth on ${backend.name}`, () => {
-    layer(foundationServer(backend.database, { OAUTH_ALLOW_PRIVATE_ADDRESSES: "true" }), {
-      timeout: 120_000,
-      excludeTestServices: true
-    })((it) => {
+    layer(
+      foundationServer(backend.database, {
+        OAUTH_ALLOW_PRIVATE_ADDRESSES: "true",
+        OAUTH_REGISTRATION_RATE_LIMIT: "1000"
+      }),
+      {
+        timeout: 120_000,
+        excludeTestServices: true
+      }
+    )((it) => {
       it.effect("RFC 8414 metadata says what extensions §8 requires", () =>
         Effect.gen(function* () {
           const world = yield* oauthWorld
@@ -363,3 +370,50 @@ for (const backend of backends) {
     })
   })
 }
+
+describe("OAuth secrets and the log", () => {
+  layer(foundationServer(backends[0]?.database ?? Effect.die("no backend"), { ACCESS_LOG: "true" }), {
+    timeout: 120_000,
+    excludeTestServices: true
+  })((it) => {
+    it.effect("no code, token or client secret reaches the log or the access log", () =>
+      Effect.gen(function* () {
+        const written: Array<string> = []
+        const write = process.stdout.write.bind(process.stdout)
+        // The access log writes straight to stdout: every line is kept while the flow runs.
+        process.stdout.write = ((chunk: string | Uint8Array, ...rest: Array<never>) => {
+          written.push(String(chunk))
+          return write(chunk, ...rest)
+        }) as typeof process.stdout.write
+        const secrets = yield* Effect.gen(function* () {
+          const world = yield* oauthWorld
+          const person = yield* signUp("oauth-log")
+          const organization = yield* createOrganization(person, "Logged Org")
+          const client = yield* registerConfidential(world, "Logged app")
+          const auth = oauth.ClientSecretBasic(String(client.client_secret))
+          const start = yield* authorizationUrl(world, client.client_id)
+          const callback = yield* approve(world, person, start)
+          const tokens = yield* exchange(world, { client, auth }, start, callback)
+          const renewed = yield* refresh(world, client, tokens.refresh_token ?? "", auth)
+          yield* callApi(world, renewed.access_token, `/organizations/${organization.id}`)
+          yield* revoke(world, client, renewed.refresh_token ?? "", auth)
+          return [
+            String(client.client_secret),
+            callback.searchParams.get("code") ?? "",
+            tokens.access_token,
+            tokens.refresh_token ?? "",
+            renewed.access_token,
+            renewed.refresh_token ?? "",
+            person.session
+          ]
+        }).pipe(Effect.ensuring(Effect.sync(() => (process.stdout.write = write))))
+        const log = [...written, ...logLines].join("\n")
+        expect(written.some((line) => line.includes("POST /oauth/token 200"))).toBe(true)
+        for (const secret of secrets) {
+          expect(secret.length).toBeGreaterThan(20)
+          expect(log).not.toContain(secret)
+        }
+      })
+    )
+  })
+})

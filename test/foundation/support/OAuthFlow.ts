@@ -122,21 +122,21 @@ export const authorizationUrl = (world: OAuthWorld, clientId: string, extra: Rec
   })
 
 const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#96": "`" }
-const unescape = (text: string) =>
+const unescapeHtml = (text: string) =>
   text.replace(/&(amp|lt|gt|quot|#39|#96);/g, (_, name: string) => entities[name] ?? "")
 
 /** The hidden fields of the consent form, as the page carries them. */
 export const hiddenFields = (page: string): Array<[string, string]> =>
   [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
-    unescape(match[1] ?? ""),
-    unescape(match[2] ?? "")
+    unescapeHtml(match[1] ?? ""),
+    unescapeHtml(match[2] ?? "")
   ])
 
 /** The organizations the consent page offers (enabled radio buttons only). */
 export const offeredOrganizations = (page: string): Array<string> =>
   [...page.matchAll(/<input type="radio" name="organization" value="([^"]+)" required( disabled)?>/g)]
     .filter((match) => match[2] === undefined)
-    .map((match) => unescape(match[1] ?? ""))
+    .map((match) => unescapeHtml(match[1] ?? ""))
 
 export interface Decision {
   readonly organizationId?: string

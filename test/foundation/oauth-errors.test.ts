@@ -39,6 +39,7 @@ import {
   registerConfidential,
   registerPublic
 } from "./support/OAuthFlow.js"
+import { awayFromWindowEdge } from "./support/RateWindows.js"
 
 const generous = { OAUTH_REGISTRATION_RATE_LIMIT: "1000", OAUTH_TOKEN_RATE_LIMIT: "1000" }
 
@@ -598,6 +599,7 @@ describe("OAuth rate limits", () => {
   })((it) => {
     it.effect("registration allows 10 a minute per address, then 429 with Retry-After", () =>
       Effect.gen(function* () {
+        yield* awayFromWindowEdge
         const world = yield* oauthWorld
         const statuses: Array<number> = []
         let last: Response | undefined
@@ -621,6 +623,7 @@ describe("OAuth rate limits", () => {
     it.effect("the token endpoint allows 60 a minute per client, then 429 with Retry-After", () =>
       Effect.gen(function* () {
         const world = yield* oauthWorld
+        yield* awayFromWindowEdge
         const body = new URLSearchParams({
           grant_type: "refresh_token",
           refresh_token: "for_unknown",

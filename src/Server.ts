@@ -10,6 +10,7 @@ import { layerCatalog } from "./catalog/CatalogRoutes.js"
 import { layerFoundation } from "./foundation/Foundation.js"
 import { ClientAddress } from "./http/ClientAddress.js"
 import { layerNodeServer } from "./http/NodeServer.js"
+import { ProtectedResources } from "./http/ProtectedResources.js"
 import { PageAssetRoutes } from "./http/pages/PageAssets.js"
 import {
   type AfterListen,
@@ -34,11 +35,12 @@ const Routes = Layer.unwrapEffect(
         | AfterListen
         | ClientAddress
         | ReadinessChecks
+        | ProtectedResources
         | HttpRouter.HttpRouter.DefaultServices
       >
     > = []
     // Foundation: /api/v1 (its database, services and outbox worker come with it).
-    if (settings.foundationEnabled) routes.push(layerFoundation(settings.port))
+    if (settings.foundationEnabled) routes.push(layerFoundation(settings.publicOrigin))
     // Catalog: everything else, from the snapshot in CATALOG_DIR.
     if (settings.catalogEnabled) routes.push(layerCatalog)
     // The front door and the pages' stylesheet, whichever features are on.
@@ -52,6 +54,14 @@ const Routes = Layer.unwrapEffect(
 /** The HTTP server with every route; provides the address it listens on. */
 export const ServerLive = Layer.unwrapEffect(Effect.map(ServerConfig, layerNodeServer)).pipe(
   Layer.provide(Routes),
-  Layer.provide([HttpLayerRouter.layer, layerServerRegistries, NodeHttpServer.layerContext]),
+  Layer.provide([
+    HttpLayerRouter.layer,
+    layerServerRegistries,
+    // OAuth protected resources live on the public origin: their identifiers are built from it.
+    Layer.unwrapEffect(
+      Effect.map(ServerConfig, (settings) => ProtectedResources.layer(settings.publicOrigin))
+    ),
+    NodeHttpServer.layerContext
+  ]),
   Layer.provide(ServerConfig.layer)
 )

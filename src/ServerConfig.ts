@@ -1,6 +1,8 @@
 // Process-wide settings of the HTTP server, read from the environment once at start-up.
 import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 export interface ServerSettings {
@@ -32,6 +34,12 @@ export interface ServerSettings {
   readonly drainDelayMs: number
   /** Once the listener closes: how long requests received may take to finish before connections are cut. */
   readonly shutdownGraceMs: number
+  /**
+   * The origin people and clients use to reach the service (PUBLIC_ORIGIN): session writes must carry
+   * it, mailed links start with it, and it is the OAuth issuer and the base of every protected
+   * resource's identifier.
+   */
+  readonly publicOrigin: string
 }
 
 const milliseconds = (name: string, fallback: number, min: number, max: number) =>
@@ -43,39 +51,65 @@ const milliseconds = (name: string, fallback: number, min: number, max: number) 
     Config.withDefault(fallback)
   )
 
-export const serverSettingsConfig: Config.Config<ServerSettings> = Config.all({
-  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  // Config.port refuses 0, which tests use to get a free port.
-  port: Config.integer("PORT").pipe(
-    Config.validate({ message: "PORT must be between 0 and 65535", validation: (n) => n >= 0 && n <= 65535 }),
-    Config.withDefault(8080)
-  ),
-  catalogEnabled: Config.boolean("CATALOG_ENABLED").pipe(Config.withDefault(true)),
-  foundationEnabled: Config.boolean("FOUNDATION_ENABLED").pipe(Config.withDefault(true)),
-  tracing: Config.boolean("HTTP_TRACING").pipe(Config.withDefault(false)),
-  maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
+/** PUBLIC_ORIGIN: an origin (scheme, host, optional port, nothing else). */
+const originConfig = (name: string) =>
+  Config.string(name).pipe(
     Config.validate({
-      message: "MAX_BODY_BYTES must be between 1024 and 104857600",
-      validation: (n) => n >= 1024 && n <= 104_857_600
-    }),
-    Config.withDefault(1_048_576)
-  ),
-  accessLog: Config.boolean("ACCESS_LOG").pipe(Config.withDefault(false)),
-  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
-  headersTimeoutMs: milliseconds("HTTP_HEADERS_TIMEOUT_MS", 10_000, 100, 600_000),
-  requestTimeoutMs: milliseconds("HTTP_REQUEST_TIMEOUT_MS", 30_000, 100, 3_600_000),
-  handlerTimeoutMs: milliseconds("HTTP_HANDLER_TIMEOUT_MS", 15_000, 100, 3_600_000),
-  streamTimeoutMs: milliseconds("HTTP_STREAM_TIMEOUT_MS", 300_000, 100, 86_400_000),
-  drainDelayMs: milliseconds("SHUTDOWN_DRAIN_DELAY_MS", 5_000, 0, 600_000),
-  shutdownGraceMs: milliseconds("SHUTDOWN_GRACE_MS", 20_000, 0, 600_000)
-}).pipe(
-  // Node refuses a headers timeout longer than the whole request's.
-  Config.validate({
-    message: "HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS",
-    validation: (settings) => settings.headersTimeoutMs <= settings.requestTimeoutMs
-  })
+      message: `${name} must be an origin such as https://example.com (scheme, host, optional port, no path)`,
+      validation: (value) => {
+        try {
+          const url = new URL(value)
+          return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value
+        } catch {
+          return false
+        }
+      }
+    })
+  )
+
+// Config.port refuses 0, which tests use to get a free port.
+const portConfig = Config.integer("PORT").pipe(
+  Config.validate({ message: "PORT must be between 0 and 65535", validation: (n) => n >= 0 && n <= 65535 }),
+  Config.withDefault(8080)
+)
+
+const settingsConfig = (port: number): Config.Config<ServerSettings> =>
+  Config.all({
+    host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+    port: Config.succeed(port),
+    catalogEnabled: Config.boolean("CATALOG_ENABLED").pipe(Config.withDefault(true)),
+    foundationEnabled: Config.boolean("FOUNDATION_ENABLED").pipe(Config.withDefault(true)),
+    tracing: Config.boolean("HTTP_TRACING").pipe(Config.withDefault(false)),
+    maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
+      Config.validate({
+        message: "MAX_BODY_BYTES must be between 1024 and 104857600",
+        validation: (n) => n >= 1024 && n <= 104_857_600
+      }),
+      Config.withDefault(1_048_576)
+    ),
+    accessLog: Config.boolean("ACCESS_LOG").pipe(Config.withDefault(false)),
+    trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+    headersTimeoutMs: milliseconds("HTTP_HEADERS_TIMEOUT_MS", 10_000, 100, 600_000),
+    requestTimeoutMs: milliseconds("HTTP_REQUEST_TIMEOUT_MS", 30_000, 100, 3_600_000),
+    handlerTimeoutMs: milliseconds("HTTP_HANDLER_TIMEOUT_MS", 15_000, 100, 3_600_000),
+    streamTimeoutMs: milliseconds("HTTP_STREAM_TIMEOUT_MS", 300_000, 100, 86_400_000),
+    drainDelayMs: milliseconds("SHUTDOWN_DRAIN_DELAY_MS", 5_000, 0, 600_000),
+    shutdownGraceMs: milliseconds("SHUTDOWN_GRACE_MS", 20_000, 0, 600_000),
+    publicOrigin: originConfig("PUBLIC_ORIGIN").pipe(Config.withDefault(`http://127.0.0.1:${port}`))
+  }).pipe(
+    // Node refuses a headers timeout longer than the whole request's.
+    Config.validate({
+      message: "HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS",
+      validation: (settings) => settings.headersTimeoutMs <= settings.requestTimeoutMs
+    })
+  )
+
+/** The settings, read once; PUBLIC_ORIGIN defaults to loopback on PORT. */
+export const readServerSettings: Effect.Effect<ServerSettings, ConfigError.ConfigError> = Effect.flatMap(
+  portConfig,
+  settingsConfig
 )
 
 export class ServerConfig extends Context.Tag("ServerConfig")<ServerConfig, ServerSettings>() {
-  static readonly layer = Layer.effect(ServerConfig, serverSettingsConfig)
+  static readonly layer = Layer.effect(ServerConfig, readServerSettings)
 }

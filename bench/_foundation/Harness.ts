@@ -58,7 +58,7 @@ export interface Server {
 }
 
 /** User + system CPU seconds a process has used so far (Linux `/proc/<pid>/stat`, 100 ticks a second). */
-const cpuSeconds = (pid: number): number => {
+export const cpuSeconds = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
@@ -146,8 +146,14 @@ export interface BenchContext {
   ) => Promise<{ json: Record<string, unknown>; headers: Headers }>
 }
 
-/** Runs `body` with a fresh database and the service started on it; removes both afterwards. */
-export const withBenchDatabase = async (body: (context: BenchContext) => Promise<void>) => {
+/**
+ * Runs `body` with a fresh database and the service started on it (with `env` beside the usual
+ * settings); removes both afterwards.
+ */
+export const withBenchDatabase = async (
+  body: (context: BenchContext) => Promise<void>,
+  env: Record<string, string> = {}
+) => {
   const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
   if (!baseUrl) {
     console.error(
@@ -165,14 +171,15 @@ export const withBenchDatabase = async (body: (context: BenchContext) => Promise
   const children: Array<ChildProcess> = []
   try {
     const servicePort = await freePort()
-    const env = {
+    const serviceEnv = {
+      ...env,
       DATABASE_URL: databaseUrl,
       PORT: String(servicePort),
       CATALOG_ENABLED: "false",
       PUBLIC_ORIGIN: ORIGIN,
       CREDENTIAL_RATE_LIMIT: String(RATE_LIMIT)
     }
-    const serviceProcess = await startProcess(["src/main.ts"], env, "Listening on")
+    const serviceProcess = await startProcess(["src/main.ts"], serviceEnv, "Listening on")
     children.push(serviceProcess)
     const service = { url: `http://127.0.0.1:${servicePort}`, pid: serviceProcess.pid ?? 0 }
     const post = async (path: string, json: unknown, cookie?: string) => {

@@ -1,11 +1,13 @@
-// The foundation as one layer for the server: its HttpApi mounted at /api/v1, the services behind
-// it, the outbox worker and housekeeping, and the database (migrated before the first request).
+// The foundation as one layer for the server: its HttpApi mounted at /api/v1, the OAuth endpoints and
+// the sign-in page at the origin's root, the services behind them, the outbox worker and
+// housekeeping, and the database (migrated before the first request).
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
 import { Accounts } from "./Accounts/Accounts.js"
 import { AccountsHttp } from "./Accounts/Http.js"
 import { Sessions } from "./Accounts/Sessions.js"
+import { SignInRoutes } from "./Accounts/SignInRoutes.js"
 import { UserRepo } from "./Accounts/UserRepo.js"
 import { DatabaseReadiness, layerDatabase } from "./Database/Database.js"
 import { Transactions } from "./Database/DatabaseEdge.js"
@@ -19,6 +21,17 @@ import { Invitations } from "./Invitations/Invitations.js"
 import { MembersHttp } from "./Members/Http.js"
 import { MemberRepo } from "./Members/MemberRepo.js"
 import { Members } from "./Members/Members.js"
+import { AuthorizationRequests } from "./OAuth/AuthorizationRequests.js"
+import { AuthorizationServer } from "./OAuth/AuthorizationServer.js"
+import { ClientMetadataFetch } from "./OAuth/ClientMetadataFetch.js"
+import { ClientRepo } from "./OAuth/ClientRepo.js"
+import { Clients } from "./OAuth/Clients.js"
+import { Connections } from "./OAuth/Connections.js"
+import { FoundationResource } from "./OAuth/FoundationResource.js"
+import { GrantRepo } from "./OAuth/GrantRepo.js"
+import { ConnectionsHttp } from "./OAuth/Http.js"
+import { OAuthRoutes } from "./OAuth/Routes.js"
+import { TokenRepo } from "./OAuth/TokenRepo.js"
 import { ContextHttp, OrganizationsHttp } from "./Organizations/Http.js"
 import { OrganizationAccess } from "./Organizations/OrganizationAccess.js"
 import { OrganizationRepo } from "./Organizations/OrganizationRepo.js"
@@ -36,14 +49,24 @@ export class FoundationApp extends Context.Tag("FoundationApp")<FoundationApp, A
 
 /**
  * Every service of the foundation, each built once and shared by handlers and the worker, in tiers:
- * the cursor signer, storage and primitives, then the permission rules, then the rules of each area.
+ * the cursor signer, storage and primitives, then the authorization server's engine, then the
+ * permission rules and authentication, then the rules of each area.
  */
 export const FoundationServices = Layer.mergeAll(
   Organizations.Default,
   Members.Default,
-  Invitations.Default
+  Invitations.Default,
+  Connections.Default
 ).pipe(
-  Layer.provideMerge(Layer.mergeAll(Accounts.Default, OrganizationAccess.Default, Authenticator.Default)),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      Accounts.Default,
+      OrganizationAccess.Default,
+      Authenticator.Default,
+      AuthorizationRequests.Default
+    )
+  ),
+  Layer.provideMerge(Layer.mergeAll(AuthorizationServer.Default, Clients.Default)),
   Layer.provideMerge(
     Layer.mergeAll(
       Transactions.Default,
@@ -55,7 +78,12 @@ export const FoundationServices = Layer.mergeAll(
       UserRepo.Default,
       OrganizationRepo.Default,
       MemberRepo.Default,
-      InvitationRepo.Default
+      InvitationRepo.Default,
+      ClientRepo.Default,
+      GrantRepo.Default,
+      TokenRepo.Default,
+      ClientMetadataFetch.Default,
+      FoundationResource.layer
     )
   ),
   Layer.provideMerge(PageCursors.Default)
@@ -68,17 +96,21 @@ const Handlers = Layer.mergeAll(
   MembersHttp,
   InvitationsHttp,
   TokensHttp,
+  ConnectionsHttp,
   ReferenceHttp
 ).pipe(Layer.provideMerge(Layer.mergeAll(CredentialAuthLive, SessionAuthLive)))
 
-/** The foundation's routes; `port` is the HTTP port, for the default public origin. */
-export const layerFoundation = (port: number) =>
+/** The foundation's routes; `publicOrigin` is the service's (PUBLIC_ORIGIN). */
+export const layerFoundation = (publicOrigin: string) =>
   Layer.mergeAll(
     mountApiApp(FoundationApp, "/api/v1/*").pipe(
       // Identifiers are up to 160 characters: longer path segments must reach the schemas (400), not
       // miss the router (whose default limit is 100); the request line is bounded by Node anyway.
       Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers, { maxParamLength: 8192 }))
     ),
+    // OAuth's endpoints and the sign-in page live at the origin's root (extensions §8).
+    OAuthRoutes,
+    SignInRoutes,
     OutboxWorker,
     Housekeeping,
     DatabaseReadiness
@@ -86,5 +118,5 @@ export const layerFoundation = (port: number) =>
     Layer.provide(FoundationServices),
     Layer.provide(MailTransport.layer),
     Layer.provide(layerDatabase),
-    Layer.provide(FoundationConfig.layer(port))
+    Layer.provide(FoundationConfig.layer(publicOrigin))
   )

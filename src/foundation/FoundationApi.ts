@@ -9,6 +9,7 @@ import { DatabaseUnavailable } from "./Domain/Errors.js"
 import { documentFoundationApi } from "./FoundationOpenApi.js"
 import { InvitationsApi } from "./Invitations/Api.js"
 import { MembersApi } from "./Members/Api.js"
+import { ConnectionsApi } from "./OAuth/Api.js"
 import { ContextApi, OrganizationsApi } from "./Organizations/Api.js"
 import { ReferenceApi } from "./Reference/Api.js"
 import { TokensApi } from "./Tokens/Api.js"
@@ -22,6 +23,7 @@ export const FoundationApi = HttpApi.make("foundation")
   .add(MembersApi)
   .add(InvitationsApi)
   .add(TokensApi)
+  .add(ConnectionsApi)
   .add(ReferenceApi)
   .addError(errorDoc(BadRequest))
   .addError(errorDoc(DatabaseUnavailable))

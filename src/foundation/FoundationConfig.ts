@@ -1,7 +1,10 @@
 // Settings of the foundation service, read from the environment once at start-up.
+import { readFileSync } from "node:fs"
 import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -38,6 +41,21 @@ export interface FoundationSettings {
   readonly outboxRetryBase: Duration.Duration
   /** SMTP delivery of outbox messages (MAIL_URL, MAIL_FROM); none: messages are written to the log. */
   readonly mail: Option.Option<{ readonly url: Redacted.Redacted; readonly from: string }>
+  /** Lifetime of OAuth access tokens (extensions §8: 1 hour unless configured). */
+  readonly oauthAccessTokenTtl: Duration.Duration
+  /** Lifetime of each OAuth refresh token (a new one comes with every refresh). */
+  readonly oauthRefreshTokenTtl: Duration.Duration
+  /**
+   * Development and tests only: Client ID Metadata Documents may live on loopback and private
+   * addresses, and on loopback over plain http.
+   */
+  readonly oauthAllowPrivateAddresses: boolean
+  /** Extra certificate authorities (PEM) that fetching metadata documents trusts besides Node's. */
+  readonly oauthExtraCa: string | undefined
+  /** Token endpoint requests a minute per client (extensions §8: 60). */
+  readonly oauthTokenRateLimit: number
+  /** Dynamic client registrations a minute per client address (extensions §8: 10). */
+  readonly oauthRegistrationRateLimit: number
 }
 
 const positive = (name: string, fallback: number, max: number) =>
@@ -67,21 +85,6 @@ const secret = (name: string) =>
     })
   )
 
-const origin = (name: string) =>
-  Config.string(name).pipe(
-    Config.validate({
-      message: `${name} must be an origin such as https://example.com (scheme, host, optional port, no path)`,
-      validation: (value) => {
-        try {
-          const url = new URL(value)
-          return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value
-        } catch {
-          return false
-        }
-      }
-    })
-  )
-
 /** MAIL_URL: an SMTP server's URL, whose password never appears in a message about it. */
 const mailUrl = Config.redacted("MAIL_URL").pipe(
   Config.validate({
@@ -97,11 +100,25 @@ const mailUrl = Config.redacted("MAIL_URL").pipe(
   })
 )
 
-const mailSettings = (publicOrigin: Config.Config<string>) =>
+/** The PEM text of OAUTH_EXTRA_CA_FILE, read at start-up so a wrong path stops it with a clear message. */
+const readCaFile = (path: string): Either.Either<string, ConfigError.ConfigError> => {
+  try {
+    const pem = readFileSync(path, "utf8")
+    return pem.includes("-----BEGIN CERTIFICATE-----")
+      ? Either.right(pem)
+      : Either.left(ConfigError.InvalidData(["OAUTH_EXTRA_CA_FILE"], `${path} holds no PEM certificate`))
+  } catch (cause) {
+    return Either.left(
+      ConfigError.InvalidData(["OAUTH_EXTRA_CA_FILE"], `${path} cannot be read: ${String(cause)}`)
+    )
+  }
+}
+
+const mailSettings = (publicOrigin: string) =>
   Config.all({
     url: Config.option(mailUrl),
     from: Config.option(Config.string("MAIL_FROM")),
-    origin: publicOrigin
+    origin: Config.succeed(publicOrigin)
   }).pipe(
     Config.map(({ url, from, origin }) =>
       Option.map(url, (url) => ({
@@ -111,10 +128,9 @@ const mailSettings = (publicOrigin: Config.Config<string>) =>
     )
   )
 
-/** Reads the settings; `port` is the HTTP port, used for the default public origin. */
-export const foundationSettingsConfig = (port: number): Config.Config<FoundationSettings> => {
-  const publicOrigin = origin("PUBLIC_ORIGIN").pipe(Config.withDefault(`http://127.0.0.1:${port}`))
-  return Config.all({
+/** Reads the settings; the public origin is the process's (ServerConfig reads PUBLIC_ORIGIN). */
+export const foundationSettingsConfig = (publicOrigin: string): Config.Config<FoundationSettings> =>
+  Config.all({
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./data")),
     databasePoolSize: positive("DATABASE_POOL_SIZE", 10, 1000),
@@ -124,7 +140,7 @@ export const foundationSettingsConfig = (port: number): Config.Config<Foundation
     databaseStatementTimeout: positive("DATABASE_STATEMENT_TIMEOUT_MS", 5000, 3_600_000).pipe(
       Config.map(Duration.millis)
     ),
-    publicOrigin,
+    publicOrigin: Config.succeed(publicOrigin),
     sessionTtl: positive("SESSION_TTL_DAYS", 30, 3650).pipe(Config.map(Duration.days)),
     emailTokenTtl: positive("EMAIL_TOKEN_TTL_HOURS", 48, 24 * 365).pipe(Config.map(Duration.hours)),
     invitationTtl: positive("INVITATION_TTL_DAYS", 7, 365).pipe(Config.map(Duration.days)),
@@ -137,13 +153,25 @@ export const foundationSettingsConfig = (port: number): Config.Config<Foundation
     cursorSecret: Config.option(secret("FOUNDATION_CURSOR_SECRET")),
     outboxPollInterval: positive("OUTBOX_POLL_MS", 1000, 3_600_000).pipe(Config.map(Duration.millis)),
     outboxRetryBase: positive("OUTBOX_RETRY_BASE_MS", 5000, 3_600_000).pipe(Config.map(Duration.millis)),
-    mail: mailSettings(publicOrigin)
+    mail: mailSettings(publicOrigin),
+    oauthAccessTokenTtl: positive("OAUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 86_400).pipe(
+      Config.map(Duration.seconds)
+    ),
+    oauthRefreshTokenTtl: positive("OAUTH_REFRESH_TOKEN_TTL_DAYS", 30, 365).pipe(Config.map(Duration.days)),
+    oauthAllowPrivateAddresses: Config.boolean("OAUTH_ALLOW_PRIVATE_ADDRESSES").pipe(
+      Config.withDefault(false)
+    ),
+    oauthExtraCa: Config.option(Config.string("OAUTH_EXTRA_CA_FILE").pipe(Config.mapOrFail(readCaFile))).pipe(
+      Config.map(Option.getOrUndefined)
+    ),
+    oauthTokenRateLimit: positive("OAUTH_TOKEN_RATE_LIMIT", 60, 1_000_000),
+    oauthRegistrationRateLimit: positive("OAUTH_REGISTRATION_RATE_LIMIT", 10, 1_000_000)
   })
-}
 
 export class FoundationConfig extends Context.Tag("FoundationConfig")<
   FoundationConfig,
   FoundationSettings
 >() {
-  static readonly layer = (port: number) => Layer.effect(FoundationConfig, foundationSettingsConfig(port))
+  static readonly layer = (publicOrigin: string) =>
+    Layer.effect(FoundationConfig, foundationSettingsConfig(publicOrigin))
 }

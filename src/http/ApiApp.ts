@@ -95,7 +95,9 @@ export const layerApiApp = <
  * untraced request then pays for none of the spans of its services, repositories and SQL calls,
  * which cost a few microseconds each even when nothing records them.
  */
-const tracedOnlyWithTheRequest = <E, R>(app: HttpApp.HttpApp<HttpServerResponse.HttpServerResponse, E, R>) =>
+export const tracedOnlyWithTheRequest = <E, R>(
+  app: HttpApp.HttpApp<HttpServerResponse.HttpServerResponse, E, R>
+) =>
   Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>(
     (fiber) => {
       const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)

@@ -40,8 +40,9 @@ export type ContractStatus = keyof typeof statusCodes
 
 /**
  * A failure that is part of the contract (`defined: true`): a tagged error whose class carries a
- * status of the table above. Its `message` and `data` are the envelope's; `retryAfterSeconds` and
- * `allow`, when the error has them, become the `Retry-After` and `Allow` headers.
+ * status of the table above. Its `message` and `data` are the envelope's; `retryAfterSeconds`,
+ * `allow` and `wwwAuthenticate`, when the error has them, become the `Retry-After`, `Allow` and
+ * `WWW-Authenticate` headers.
  */
 export interface ApiError {
   readonly _tag: string
@@ -51,6 +52,8 @@ export interface ApiError {
   readonly retryAfterSeconds?: number
   /** Methods the resource does accept, sent back in the `Allow` header. */
   readonly allow?: ReadonlyArray<string>
+  /** How to authenticate (RFC 6750 §3, RFC 9728 §5.1), sent back in the `WWW-Authenticate` header. */
+  readonly wwwAuthenticate?: string | undefined
 }
 
 const message = (fallback: string) => Schema.optionalWith(Schema.String, { default: () => fallback })
@@ -205,11 +208,12 @@ export const toEnvelope = (error: ApiError): ErrorEnvelope => {
     : { defined: true, code, status, message: error.message, data }
 }
 
-/** The headers an error's own fields call for: `Retry-After` and `Allow`. */
+/** The headers an error's own fields call for: `Retry-After`, `Allow` and `WWW-Authenticate`. */
 export const errorHeaders = (error: ApiError): Record<string, string> => {
   const headers: Record<string, string> = {}
   if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds)
   if (error.allow !== undefined) headers.allow = error.allow.join(", ")
+  if (error.wwwAuthenticate !== undefined) headers["www-authenticate"] = error.wwwAuthenticate
   return headers
 }
 

@@ -1,7 +1,8 @@
 // The body rules of the server's edge, applied once, to every request that may carry a body, before
 // any fast path or router sees it: each route has one limit (the server's MAX_BODY_BYTES, or a lower
 // one its HttpApi endpoint declares with `MaxBodyBytes`, such as the batch's 64 KiB) and the media
-// types it reads (JSON unless it declares more with `BodyMediaTypes`; see BodyMediaType.ts). Over the
+// types it reads (JSON unless it declares more with `BodyMediaTypes`; see BodyMediaType.ts), and how it answers
+// the edge's refusals when not in the envelope (OAuth's error format). Over the
 // limit is a 413 in the envelope, never a reset connection. The body is then read here, in full,
 // so that JSON can be judged (its nesting depth, JsonDepth.ts) before anything parses it, and the
 // router is handed a request that replays it, labelled `application/json` whichever JSON type the
@@ -16,7 +17,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as FindMyWay from "find-my-way-ts"
-import { BadRequest, bodyTooLarge } from "./ApiError.js"
+import { type ApiError, BadRequest, bodyTooLarge } from "./ApiError.js"
 import {
   type BodyMediaType,
   BodyMediaTypes,
@@ -24,7 +25,7 @@ import {
   jsonBodies,
   judgeMediaType
 } from "./BodyMediaType.js"
-import { writeError } from "./ErrorAnswer.js"
+import { errorAnswer, writeAnswer } from "./ErrorAnswer.js"
 import { exceedsJsonDepth, maxJsonDepth } from "./JsonDepth.js"
 import type { RouteBodyRule } from "./ServerRegistries.js"
 
@@ -68,10 +69,10 @@ const refuseDeclared = (
   request: Http.IncomingMessage,
   response: Http.ServerResponse,
   declared: number,
-  maxBytes: number
+  rule: ResolvedRule
 ) => {
-  const hopeless = declared > maxBytes * 4
-  writeError(request, response, bodyTooLarge(maxBytes), hopeless ? { connection: "close" } : {})
+  const hopeless = declared > rule.maxBytes * 4
+  refuse(request, response, rule, bodyTooLarge(rule.maxBytes), hopeless ? { connection: "close" } : {})
   if (!hopeless) request.resume()
 }
 
@@ -79,6 +80,18 @@ const tooDeep = new BadRequest({
   message: `The JSON body is nested more than ${maxJsonDepth} levels deep.`,
   data: { maxDepth: maxJsonDepth }
 })
+
+/** Writes a refusal of the edge in the envelope, or in the route's own format when it has one. */
+const refuse = (
+  request: Http.IncomingMessage,
+  response: Http.ServerResponse,
+  rule: ResolvedRule,
+  error: ApiError,
+  extraHeaders: Readonly<Record<string, string>> = {}
+) => {
+  const answer = rule.refusal === undefined ? errorAnswer(error) : rule.refusal(error)
+  writeAnswer({ ...answer, headers: { ...answer.headers, ...extraHeaders } }, request, response)
+}
 
 /** A request like `request`, whose body is `body`, already received in full, with `headers`. */
 const replay = (request: Http.IncomingMessage, body: Buffer, headers: Http.IncomingHttpHeaders) => {
@@ -110,9 +123,10 @@ const replay = (request: Http.IncomingMessage, body: Buffer, headers: Http.Incom
 const readUnderLimit = (
   request: Http.IncomingMessage,
   response: Http.ServerResponse,
-  maxBytes: number,
+  rule: ResolvedRule,
   received: (body: Buffer) => void
 ) => {
+  const maxBytes = rule.maxBytes
   const chunks: Array<Buffer> = []
   let bytes = 0
   request.on("data", (chunk: Buffer) => {
@@ -123,7 +137,7 @@ const readUnderLimit = (
       return
     }
     chunks.length = 0
-    writeError(request, response, bodyTooLarge(maxBytes), { connection: "close" })
+    refuse(request, response, rule, bodyTooLarge(maxBytes), { connection: "close" })
   })
   request.on("end", () => {
     if (bytes <= maxBytes) received(Buffer.concat(chunks, bytes))
@@ -145,7 +159,7 @@ export interface BodyPolicy {
   ) => void
 }
 
-interface ResolvedRule {
+interface ResolvedRule extends Pick<RouteBodyRule, "refusal"> {
   readonly maxBytes: number
   readonly mediaTypes: ReadonlyArray<BodyMediaType>
 }
@@ -157,7 +171,8 @@ export const makeBodyPolicy = (maxBodyBytes: number, routes: ReadonlyArray<Route
   for (const route of routes) {
     rules.on(route.method, route.path, {
       maxBytes: Math.min(route.maxBytes ?? maxBodyBytes, maxBodyBytes),
-      mediaTypes: route.mediaTypes ?? jsonBodies
+      mediaTypes: route.mediaTypes ?? jsonBodies,
+      ...(route.refusal === undefined ? {} : { refusal: route.refusal })
     })
   }
   return {
@@ -165,19 +180,19 @@ export const makeBodyPolicy = (maxBodyBytes: number, routes: ReadonlyArray<Route
       const rule = rules.find(request.method ?? "", request.url ?? "/")?.handler ?? fallback
       const declared = request.headers["content-length"]
       if (declared !== undefined && Number(declared) > rule.maxBytes) {
-        return refuseDeclared(request, response, Number(declared), rule.maxBytes)
+        return refuseDeclared(request, response, Number(declared), rule)
       }
       if (!hasBody(request.headers)) return next(request)
       const verdict = judgeMediaType(request.headers["content-type"], rule.mediaTypes)
       if (verdict._tag === "Refused") {
-        writeError(request, response, new BadRequest({ message: verdict.message }))
+        refuse(request, response, rule, new BadRequest({ message: verdict.message }))
         request.resume()
         return
       }
       if (expectsContinue) response.writeContinue()
-      readUnderLimit(request, response, rule.maxBytes, (body) => {
+      readUnderLimit(request, response, rule, (body) => {
         if (verdict.kind !== "json") return next(replay(request, body, request.headers))
-        if (exceedsJsonDepth(body)) return writeError(request, response, tooDeep)
+        if (exceedsJsonDepth(body)) return refuse(request, response, rule, tooDeep)
         next(replay(request, body, { ...request.headers, "content-type": canonicalJson }))
       })
     }

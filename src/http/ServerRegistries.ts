@@ -6,7 +6,9 @@ import type * as Http from "node:http"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { ApiError } from "./ApiError.js"
 import type { BodyMediaType } from "./BodyMediaType.js"
+import type { ErrorAnswer } from "./ErrorAnswer.js"
 
 /** Answers a request synchronously and returns true, or returns false to let the router answer. */
 export type FastHandler = (request: Http.IncomingMessage, response: Http.ServerResponse) => boolean
@@ -27,13 +29,16 @@ export class FastPaths extends Context.Tag("FastPaths")<
 
 /**
  * A route whose bodies follow rules of their own: a limit lower than the server's (e.g. a batch's),
- * or media types besides JSON (e.g. a form's). What a rule leaves out is the server's default.
+ * media types besides JSON (e.g. a form's), or its own answer to the edge's refusals (OAuth's error
+ * format). What a rule leaves out is the server's default.
  */
 export interface RouteBodyRule {
   readonly method: string
   readonly path: `/${string}`
   readonly maxBytes?: number
   readonly mediaTypes?: ReadonlyArray<BodyMediaType>
+  /** The answer for a refusal of the edge (400, 413), when the route does not answer the envelope. */
+  readonly refusal?: (error: ApiError) => ErrorAnswer
 }
 
 /** Where features declare their routes' own body rules (mounted HttpApis declare theirs). */

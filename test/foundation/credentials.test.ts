@@ -53,7 +53,8 @@ for (const backend of backends) {
             prefix: String(token.token).slice(0, 12),
             createdAt: token.createdAt,
             expiresAt: token.expiresAt,
-            lastUsedAt: null
+            lastUsedAt: null,
+            createdBy: { id: owner.userId, name: "token-owner" }
           })
           expect(list.text).not.toContain(String(token.token))
         })

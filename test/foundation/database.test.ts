@@ -20,7 +20,7 @@ import { pgCtl, postgresCluster } from "./support/PostgresCluster.js"
 /** A database client (no server) configured by `env`. */
 const client = (env: Record<string, string>) =>
   layerClient.pipe(
-    Layer.provide(FoundationConfig.layer(0)),
+    Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")),
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
   )
 
@@ -40,6 +40,11 @@ const expectedTables = [
   "email_verifications",
   "invitations",
   "members",
+  "oauth_access_tokens",
+  "oauth_clients",
+  "oauth_codes",
+  "oauth_grants",
+  "oauth_refresh_tokens",
   "organizations",
   "outbox",
   "password_credentials",

@@ -25,6 +25,7 @@ import { housekeepingPass } from "../../src/foundation/Housekeeping.js"
 import { Organizations } from "../../src/foundation/Organizations/Organizations.js"
 import { isApiError, toEnvelope } from "../../src/http/ApiError.js"
 import { errorResponse } from "../../src/http/ErrorResponse.js"
+import { ProtectedResources } from "../../src/http/ProtectedResources.js"
 import { freshDataDir } from "./support/Backends.js"
 import { uniqueEmail } from "./support/FoundationClient.js"
 
@@ -36,7 +37,8 @@ const services = Layer.unwrapScoped(
   Effect.map(freshDataDir, (dir) =>
     FoundationServices.pipe(
       Layer.provideMerge(layerDatabase),
-      Layer.provideMerge(FoundationConfig.layer(0)),
+      Layer.provideMerge(FoundationConfig.layer("http://127.0.0.1:0")),
+      Layer.provide(ProtectedResources.layer("http://127.0.0.1:0")),
       Layer.provide(configured({ DATA_DIR: dir }))
     )
   )
@@ -156,7 +158,7 @@ describe("the database edge", () => {
       })
       // A database without the schema: every delete names a table that does not exist.
       yield* housekeepingPass.pipe(
-        Effect.provide(layerClient.pipe(Layer.provide(FoundationConfig.layer(0)))),
+        Effect.provide(layerClient.pipe(Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")))),
         Effect.provide(configured({ DATA_DIR: dir })),
         Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
         Logger.withMinimumLogLevel(LogLevel.All)
@@ -180,7 +182,7 @@ describe("the database edge", () => {
         yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`)
         yield* housekeepingPass.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture)))
       }).pipe(
-        Effect.provide(layerDatabase.pipe(Layer.provide(FoundationConfig.layer(0)))),
+        Effect.provide(layerDatabase.pipe(Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")))),
         Effect.provide(configured({ DATA_DIR: dir }))
       )
       expect(lines).toEqual([])

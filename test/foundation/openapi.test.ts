@@ -6,7 +6,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { request } from "../support/TestServer.js"
 import { freshDataDir } from "./support/Backends.js"
-import { contractOperationIds } from "./support/Contract.js"
+import { connectionOperationIds, contractOperationIds } from "./support/Contract.js"
 import { foundationServer, isEnvelope } from "./support/FoundationClient.js"
 
 type Json = Record<string, unknown>
@@ -43,10 +43,29 @@ const routes: Record<
   "invitations.reject": ["post", "/invitations/{invitationId}/reject", "session"],
   "tokens.create": ["post", "/organizations/{organizationId}/tokens", "session"],
   "tokens.list": ["get", "/organizations/{organizationId}/tokens", "session"],
-  "tokens.revoke": ["delete", "/organizations/{organizationId}/tokens/{tokenId}", "session"]
+  "tokens.revoke": ["delete", "/organizations/{organizationId}/tokens/{tokenId}", "session"],
+  "connections.list": ["get", "/connections", "session"],
+  "connections.revoke": ["delete", "/connections/{connectionId}", "session"],
+  "organizations.connections": ["get", "/organizations/{organizationId}/connections", "session"],
+  "organizations.revokeConnection": [
+    "delete",
+    "/organizations/{organizationId}/connections/{connectionId}",
+    "session"
+  ]
 }
 
-const security = { none: [], session: [{ session: [] }], both: [{ bearer: [] }, { session: [] }] }
+/** The scope an OAuth access token needs on each operation open to bearer credentials. */
+const oauthScopes: Record<string, ReadonlyArray<string>> = {
+  "organizations.get": ["organizations:read"],
+  "organizations.update": ["organizations:write"]
+}
+
+const security = (id: string, credentials: "none" | "session" | "both") =>
+  credentials === "none"
+    ? []
+    : credentials === "session"
+      ? [{ session: [] }]
+      : [{ bearer: [] }, { session: [] }, { oauth2: oauthScopes[id] ?? [] }]
 
 const fetchDocument = Effect.map(request("/api/v1/openapi.json"), (response) => {
   expect(response.status).toBe(200)
@@ -93,7 +112,7 @@ describe("the foundation's OpenAPI document", () => {
         expect((document.info as Json).version).toBe("1.0.0")
         const found = operations(document)
         expect(found.map(({ operation }) => operation.operationId).sort()).toEqual(
-          [...contractOperationIds].sort()
+          [...contractOperationIds, ...connectionOperationIds].sort()
         )
         for (const { path, method, operation } of found) {
           const [expectedMethod, expectedPath] = routes[String(operation.operationId)] ?? []
@@ -105,7 +124,7 @@ describe("the foundation's OpenAPI document", () => {
       })
     )
 
-    it.effect("declares both security schemes and, per operation, the credentials it accepts", () =>
+    it.effect("declares the security schemes and, per operation, the credentials it accepts", () =>
       Effect.gen(function* () {
         const document = yield* fetchDocument
         expect((document.components as Json).securitySchemes).toEqual({
@@ -114,14 +133,35 @@ describe("the foundation's OpenAPI document", () => {
             type: "apiKey",
             in: "cookie",
             name: "__Secure-service.session_token"
-          })
+          }),
+          oauth2: expect.objectContaining({ type: "oauth2" })
         })
-        expect(document.security).toEqual([{ bearer: [] }, { session: [] }])
+        expect(document.security).toEqual([{ bearer: [] }, { session: [] }, { oauth2: [] }])
         for (const { operation } of operations(document)) {
           const id = String(operation.operationId)
           const credentials = routes[id]?.[2] ?? "none"
-          expect(operation.security, id).toEqual(security[credentials])
+          expect(operation.security, id).toEqual(security(id, credentials))
         }
+      })
+    )
+
+    it.effect("declares the oauth2 scheme as the authorization code flow with its URLs and scopes", () =>
+      Effect.gen(function* () {
+        const document = yield* fetchDocument
+        const oauth2 = at(document, "components", "securitySchemes", "oauth2")
+        expect(at(oauth2, "flows")).toEqual({
+          authorizationCode: {
+            authorizationUrl: "/oauth/authorize",
+            tokenUrl: "/oauth/token",
+            refreshUrl: "/oauth/token",
+            scopes: {
+              "organizations:read": expect.any(String),
+              "organizations:write": expect.any(String)
+            }
+          }
+        })
+        // Relative URLs resolve against the document's server, which is the service itself.
+        expect(document.servers).toEqual([expect.objectContaining({ url: "/" })])
       })
     )
 

@@ -67,7 +67,7 @@ const withWorker = (database: Record<string, string>) =>
     Layer.provideMerge(Outbox.Default),
     Layer.provideMerge(testTransport),
     Layer.provideMerge(layerDatabase),
-    Layer.provideMerge(FoundationConfig.layer(0)),
+    Layer.provideMerge(FoundationConfig.layer("http://127.0.0.1:0")),
     Layer.provide(
       Layer.setConfigProvider(
         ConfigProvider.fromMap(

@@ -47,7 +47,8 @@ interface Snapshot {
   readonly organization: Json
   readonly members: ReadonlyArray<MemberItem>
   readonly invitations: ReadonlyArray<Invitation>
-  readonly tokens: ReadonlyArray<string>
+  /** Live tokens, with the person each acts for (extensions §5). */
+  readonly tokens: ReadonlyArray<{ readonly id: string; readonly creator: string }>
 }
 
 interface World {
@@ -163,9 +164,10 @@ const snapshot = (world: World) =>
       organization: organization.json as Json,
       members: yield* allMembers(world.observer, world.a),
       invitations: yield* pagesOf<Invitation>(world.observer, `/organizations/${world.a}/invitations`),
-      tokens: (yield* pagesOf<{ id: string }>(world.observer, `/organizations/${world.a}/tokens`)).map(
-        (token) => token.id
-      )
+      tokens: (yield* pagesOf<{ id: string; createdBy: { id: string } }>(
+        world.observer,
+        `/organizations/${world.a}/tokens`
+      )).map((token) => ({ id: token.id, creator: token.createdBy.id }))
     } satisfies Snapshot
   })
 
@@ -408,7 +410,10 @@ const build = (world: World, r: Recipe, state: Snapshot, caller: Account | undef
     "tokens.create": () => ({ method: "POST", path: `${org}/tokens`, organizationId }),
     "tokens.list": () => ({ method: "GET", path: `${org}/tokens${r.query}`, organizationId }),
     "tokens.revoke": () => {
-      const targetId = targetFor(state.tokens, r)
+      const targetId = targetFor(
+        state.tokens.map((token) => token.id),
+        r
+      )
       return {
         method: "DELETE",
         path: `${org}/tokens/${encodeURIComponent(targetId)}`,
@@ -444,6 +449,8 @@ type Actor =
       readonly organizationId: string
       readonly scopes: string[]
       readonly live: boolean
+      /** The current role of the person the token acts for, in organization A. */
+      readonly creatorRole: string | undefined
     }
   | { readonly kind: "nobody" }
 
@@ -455,8 +462,10 @@ const actorOf = (world: World, caller: CallerKind, state: Snapshot): Actor => {
   if ((tokenCallers as ReadonlyArray<string>).includes(caller)) {
     const token = world.tokens[caller as TokenCaller]
     const organizationId = caller === "otherToken" ? world.b : world.a
-    const live = caller === "otherToken" || state.tokens.includes(token.id)
-    return { kind: "token", organizationId, scopes: token.scopes, live }
+    const live = caller === "otherToken" || state.tokens.some((listed) => listed.id === token.id)
+    const creator = state.tokens.find((listed) => listed.id === token.id)?.creator
+    const creatorRole = state.members.find((member) => member.userId === creator)?.role
+    return { kind: "token", organizationId, scopes: token.scopes, live, creatorRole }
   }
   return { kind: "nobody" }
 }
@@ -477,13 +486,19 @@ const allowed = (
   const payload = (built.payload ?? {}) as Json
   const role = actor.kind === "session" ? actor.role : undefined
   const manager = role === "owner" || role === "admin"
-  const bearer = (scope: string) =>
-    actor.kind === "token" && actor.live && actor.organizationId === world.a && actor.scopes.includes(scope)
+  // A token acts for its creator: it may do what both its scopes and their current role allow (§5).
+  const bearer = (scope: string, roles: ReadonlyArray<string>) =>
+    actor.kind === "token" &&
+    actor.live &&
+    actor.organizationId === world.a &&
+    actor.scopes.includes(scope) &&
+    actor.creatorRole !== undefined &&
+    roles.includes(actor.creatorRole)
   switch (operation) {
     case "organizations.get":
-      return role !== undefined || bearer("organizations:read")
+      return role !== undefined || bearer("organizations:read", roles)
     case "organizations.update":
-      return manager || bearer("organizations:write")
+      return manager || bearer("organizations:write", ["owner", "admin"])
     case "members.list":
     case "invitations.list":
       return role !== undefined
@@ -573,8 +588,15 @@ const expectedAfter = (
           m.id === built.targetId ? { ...m, role: String(payload.role) } : m
         )
       }
-    case "members.remove":
-      return { ...state, members: state.members.filter((m) => m.id !== built.targetId) }
+    case "members.remove": {
+      // The removed person's tokens end with their membership (extensions §5).
+      const removed = state.members.find((m) => m.id === built.targetId)?.userId
+      return {
+        ...state,
+        members: state.members.filter((m) => m.id !== built.targetId),
+        tokens: state.tokens.filter((token) => token.creator !== removed)
+      }
+    }
     case "invitations.create":
       return { ...state, invitations: [response as Invitation, ...state.invitations] }
     case "invitations.revoke":
@@ -606,10 +628,12 @@ const expectedAfter = (
         )
       }
     }
-    case "tokens.create":
-      return { ...state, tokens: [(response as { id: string }).id, ...state.tokens] }
+    case "tokens.create": {
+      const creator = actor.kind === "session" ? actor.account.userId : "?"
+      return { ...state, tokens: [{ id: (response as { id: string }).id, creator }, ...state.tokens] }
+    }
     case "tokens.revoke":
-      return { ...state, tokens: state.tokens.filter((id) => id !== built.targetId) }
+      return { ...state, tokens: state.tokens.filter((token) => token.id !== built.targetId) }
     case "profile.update": {
       const userId = actor.kind === "session" ? actor.account.userId : undefined
       return {

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { SMTPServer } from "smtp-server"
 import { foundationSettingsConfig } from "../../src/foundation/FoundationConfig.js"
+import { readServerSettings } from "../../src/ServerConfig.js"
 import { backends, hasPostgres } from "./support/Backends.js"
 import {
   call,
@@ -152,7 +153,7 @@ const withMail = <A, E, R>(server: (env: Record<string, string>) => Layer.Layer<
 describe("mail settings", () => {
   const settings = (env: Record<string, string>) =>
     Effect.withConfigProvider(
-      foundationSettingsConfig(8080),
+      Effect.flatMap(readServerSettings, (server) => foundationSettingsConfig(server.publicOrigin)),
       ConfigProvider.fromMap(new Map(Object.entries(env)))
     )
 

@@ -1,12 +1,15 @@
 // The server's edge applies each route's one body limit before anything reads the body: declared
 // lengths unread, chunked bodies while they arrive (the connection closed after the 413), and
-// bodies within the limit reach their handler whole, whatever their framing.
+// bodies within the limit reach their handler whole, whatever their framing. Bodies are JSON unless
+// a route declares the media types it reads, and then its refusals take that route's own format.
 import * as Http from "node:http"
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
@@ -16,7 +19,7 @@ import * as Schema from "effect/Schema"
 import { type ApiApp, layerApiApp, mountApiApp } from "../../src/http/ApiApp.js"
 import { MaxBodyBytes } from "../../src/http/BodyPolicy.js"
 import { layerNodeServer, ServerAddress } from "../../src/http/NodeServer.js"
-import { layerServerRegistries } from "../../src/http/ServerRegistries.js"
+import { BodyRules, layerServerRegistries } from "../../src/http/ServerRegistries.js"
 
 class Note extends Schema.Class<Note>("Note")({ text: Schema.String }) {}
 
@@ -44,6 +47,37 @@ const Handlers = HttpApiBuilder.group(Api, "notes", (handlers) =>
 
 class FixtureApp extends Context.Tag("FixtureApp")<FixtureApp, ApiApp>() {}
 
+/** A route outside any HttpApi that reads forms and answers refusals in a format of its own. */
+const FormRoute = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    ;(yield* BodyRules).add([
+      {
+        method: "POST",
+        path: "/form",
+        maxBytes: 200,
+        mediaTypes: ["form"],
+        refusal: (error) => {
+          const body = new TextEncoder().encode(JSON.stringify({ refused: error.message }))
+          return {
+            status: error._tag === "PayloadTooLarge" ? 413 : 400,
+            headers: { "content-type": "application/json", "content-length": String(body.byteLength) },
+            body
+          }
+        }
+      }
+    ])
+    yield* router.add(
+      "POST",
+      "/form",
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.map(request.urlParamsBody, (params) =>
+          HttpServerResponse.unsafeJson({ fields: params.length })
+        )
+      ).pipe(Effect.orDie)
+    )
+  })
+)
+
 const TestServer = layerNodeServer({
   host: "127.0.0.1",
   port: 0,
@@ -52,6 +86,7 @@ const TestServer = layerNodeServer({
   accessLog: false
 }).pipe(
   Layer.provide(mountApiApp(FixtureApp, "/*")),
+  Layer.provide(FormRoute),
   Layer.provide(layerApiApp(FixtureApp, Api, Handlers)),
   Layer.provide([HttpLayerRouter.layer, layerServerRegistries, NodeHttpServer.layerContext])
 )
@@ -156,6 +191,37 @@ describe("the body policy", () => {
         expect((yield* post("/echo", inPieces(note(2000)), { declareLength: false })).body).toEqual(
           tooLarge(1024)
         )
+      })
+    )
+
+    it.effect("a route that declares its media types reads them, and refuses others in its own format", () =>
+      Effect.gen(function* () {
+        const form = "a=1&b=2"
+        const read = yield* post("/form", [form], {
+          declareLength: true,
+          type: "application/x-www-form-urlencoded"
+        })
+        expect(read).toMatchObject({ status: 200, body: { fields: 2 } })
+        const json = yield* post("/form", [note(10)], { declareLength: true })
+        expect(json.status).toBe(400)
+        expect(json.body).toEqual({
+          refused: "Request bodies here must be application/x-www-form-urlencoded, not application/json."
+        })
+        const large = yield* post("/form", [`a=${"x".repeat(300)}`], {
+          declareLength: true,
+          type: "application/x-www-form-urlencoded"
+        })
+        expect(large).toMatchObject({
+          status: 413,
+          body: { refused: "The request body is larger than 200 bytes." }
+        })
+        // Every other route still reads JSON only, and refuses in the envelope.
+        const elsewhere = yield* post("/echo", [form], {
+          declareLength: true,
+          type: "application/x-www-form-urlencoded"
+        })
+        expect(elsewhere.status).toBe(400)
+        expect(elsewhere.body).toMatchObject({ defined: true, code: "BAD_REQUEST" })
       })
     )
 

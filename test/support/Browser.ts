@@ -2,7 +2,13 @@
 // person would. Where no Chromium is installed the browser tests skip, and the skip report at the
 // end of the run says why (Chromium.ts, SkipReport.ts).
 import * as Effect from "effect/Effect"
-import { type Browser, type BrowserContext, chromium, type Request } from "playwright-core"
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Request
+} from "playwright-core"
 import { browserUnavailable, chromiumPath } from "./Chromium.js"
 
 export { browserUnavailable, chromiumPath }
@@ -36,10 +42,10 @@ export interface RecordingContext {
   readonly requests: Array<string>
 }
 
-export const newContext = (browser: Browser) =>
+export const newContext = (browser: Browser, options: BrowserContextOptions = {}) =>
   Effect.acquireRelease(
     Effect.promise(async (): Promise<RecordingContext> => {
-      const context = await browser.newContext()
+      const context = await browser.newContext(options)
       const requests: Array<string> = []
       context.on("request", (request: Request) => requests.push(request.url()))
       return { context, requests }

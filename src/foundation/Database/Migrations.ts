@@ -180,12 +180,122 @@ const signingKeys = Effect.gen(function* () {
     )`
 })
 
+/**
+ * An API token acts for its creator (extensions §5): removing a member revokes the tokens they
+ * created in that organization, found by this index.
+ */
+const apiTokensByCreator = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX api_tokens_creator_idx ON api_tokens (organization_id, created_by) WHERE revoked_at IS NULL`
+})
+
+/**
+ * Delegated access (extensions §8): OAuth clients, grants (the connections people see), and the
+ * codes, access tokens and refresh tokens issued for them. Every secret (client secret, code, token)
+ * is stored only as its hex SHA-256, as sessions and API tokens are. Grants are revoked rather than
+ * deleted at once, so that a code or refresh token presented again can still be traced to the grant
+ * it must revoke.
+ */
+const oauth = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // A client registered here (RFC 7591, id `cli_…`) or a Client ID Metadata Document (id = its URL,
+  // the fetched document kept so every instance shares it and connections can name the client).
+  yield* sql`
+    CREATE TABLE oauth_clients (
+      id text PRIMARY KEY,
+      kind text NOT NULL CHECK (kind IN ('registered', 'document')),
+      name text,
+      redirect_uris text[] NOT NULL,
+      token_endpoint_auth_method text NOT NULL
+        CHECK (token_endpoint_auth_method IN ('none', 'client_secret_basic')),
+      secret_hash text,
+      metadata jsonb NOT NULL,
+      document_expires_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      last_used_at timestamptz,
+      CHECK ((token_endpoint_auth_method = 'client_secret_basic') = (secret_hash IS NOT NULL)),
+      CHECK ((kind = 'document') = (document_expires_at IS NOT NULL)),
+      CHECK (kind = 'registered' OR secret_hash IS NULL)
+    )`
+  yield* sql`
+    CREATE TABLE oauth_grants (
+      id text PRIMARY KEY,
+      client_id text NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
+      user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      organization_id text NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+      resource text NOT NULL,
+      scopes text[] NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
+      last_used_at timestamptz,
+      revoked_at timestamptz,
+      revoked_reason text CHECK (revoked_reason IN ('person', 'organization_admin', 'member_removed',
+        'code_reuse', 'refresh_reuse', 'client_revoked', 'expired'))
+    )`
+  // The two connection lists, newest first, and the grants of one member (ended when they leave).
+  yield* sql`CREATE INDEX oauth_grants_user_page_idx ON oauth_grants (user_id, created_at, id) WHERE revoked_at IS NULL`
+  yield* sql`
+    CREATE INDEX oauth_grants_organization_page_idx ON oauth_grants (organization_id, created_at, id)
+    WHERE revoked_at IS NULL`
+  yield* sql`
+    CREATE INDEX oauth_grants_member_idx ON oauth_grants (organization_id, user_id) WHERE revoked_at IS NULL`
+  yield* sql`CREATE INDEX oauth_grants_client_idx ON oauth_grants (client_id)`
+  // A code is bound to everything its exchange must match; `grant_id` is set by its first exchange,
+  // so that presenting it again revokes what it issued.
+  yield* sql`
+    CREATE TABLE oauth_codes (
+      code_hash text PRIMARY KEY,
+      client_id text NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
+      redirect_uri text NOT NULL,
+      code_challenge text NOT NULL,
+      resource text NOT NULL,
+      user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      organization_id text NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+      scopes text[] NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      used_at timestamptz,
+      grant_id text REFERENCES oauth_grants (id) ON DELETE CASCADE
+    )`
+  yield* sql`CREATE INDEX oauth_codes_expiry_idx ON oauth_codes (expires_at)`
+  yield* sql`CREATE INDEX oauth_codes_client_idx ON oauth_codes (client_id)`
+  yield* sql`
+    CREATE TABLE oauth_access_tokens (
+      id text PRIMARY KEY,
+      token_hash text NOT NULL,
+      grant_id text NOT NULL REFERENCES oauth_grants (id) ON DELETE CASCADE,
+      scopes text[] NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      revoked_at timestamptz
+    )`
+  yield* sql`CREATE UNIQUE INDEX oauth_access_tokens_token_hash_key ON oauth_access_tokens (token_hash)`
+  yield* sql`CREATE INDEX oauth_access_tokens_grant_idx ON oauth_access_tokens (grant_id)`
+  yield* sql`CREATE INDEX oauth_access_tokens_expiry_idx ON oauth_access_tokens (expires_at)`
+  // Refresh tokens rotate: a use marks the row used and inserts its successor; a used row is kept
+  // until it would have expired, so that presenting it again is recognised and revokes the grant.
+  yield* sql`
+    CREATE TABLE oauth_refresh_tokens (
+      id text PRIMARY KEY,
+      token_hash text NOT NULL,
+      grant_id text NOT NULL REFERENCES oauth_grants (id) ON DELETE CASCADE,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      used_at timestamptz,
+      revoked_at timestamptz
+    )`
+  yield* sql`CREATE UNIQUE INDEX oauth_refresh_tokens_token_hash_key ON oauth_refresh_tokens (token_hash)`
+  yield* sql`CREATE INDEX oauth_refresh_tokens_grant_idx ON oauth_refresh_tokens (grant_id)`
+  yield* sql`CREATE INDEX oauth_refresh_tokens_expiry_idx ON oauth_refresh_tokens (expires_at)`
+})
+
 /** Every migration, by `<id>_<name>`; append new ones, never edit a released one. */
 export const migrations = {
   "1_initial_schema": initialSchema,
   "2_page_positions_in_milliseconds": pagePositionsInMilliseconds,
   "3_outbox_delivery_leases": outboxDeliveryLeases,
-  "4_signing_keys": signingKeys
+  "4_signing_keys": signingKeys,
+  "5_api_tokens_by_creator": apiTokensByCreator,
+  "6_oauth": oauth
 }
 
 const migrationsTable = "effect_sql_migrations"

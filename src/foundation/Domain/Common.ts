@@ -26,6 +26,12 @@ export type Role = typeof Role.Type
 export const Scope = Schema.Literal("organizations:read", "organizations:write")
 export type Scope = typeof Scope.Type
 
+/** What each scope lets a bearer credential do, in words for people (the consent page, the document). */
+export const scopeDescriptions: Record<Scope, string> = {
+  "organizations:read": "See the organization's details: its name, company name, website, phone and address.",
+  "organizations:write": "Change the organization's details."
+}
+
 export class Success extends Schema.Class<Success>("Success")({ success: Schema.Literal(true) }) {
   static readonly value = new Success({ success: true })
 }

@@ -38,10 +38,16 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()(
 
 // Who is calling
 
+/**
+ * The challenge of a protected resource's 401 or 403 (`WWW-Authenticate`, extensions §8): where its
+ * RFC 9728 metadata is, and what was wrong with the token sent.
+ */
+const challenge = Schema.optional(Schema.String)
+
 /** No credential, or one that names no live session or token (the message says which). */
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()(
   "Unauthenticated",
-  { message: message("Sign in to continue.") },
+  { message: message("Sign in to continue."), wwwAuthenticate: challenge },
   HttpApiSchema.annotations({ status: 401 })
 ) {}
 
@@ -69,13 +75,23 @@ export class TokenForAnotherOrganization extends Schema.TaggedError<TokenForAnot
 /** A token without the scope the operation needs. */
 export class TokenScopeMissing extends Schema.TaggedError<TokenScopeMissing>()(
   "TokenScopeMissing",
-  { scope: Scope },
+  { scope: Scope, wwwAuthenticate: challenge },
   HttpApiSchema.annotations({ status: 403 })
 ) {
   override get message() {
     return `This token lacks the ${this.scope} scope.`
   }
 }
+
+/**
+ * A bearer credential whose person (the API token's creator, the OAuth grant's approver) is no
+ * longer a member of its organization: it acts for them, so it can do nothing there (extensions §5, §8).
+ */
+export class DelegatorNotMember extends Schema.TaggedError<DelegatorNotMember>()(
+  "DelegatorNotMember",
+  { message: message("The person this credential acts for is no longer a member of this organization.") },
+  HttpApiSchema.annotations({ status: 403 })
+) {}
 
 /** The caller's role in the organization does not allow this (the message says what would). */
 export class RoleNotPermitted extends Schema.TaggedError<RoleNotPermitted>()(
@@ -251,5 +267,13 @@ export class EmailNotVerified extends Schema.TaggedError<EmailNotVerified>()(
 export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()(
   "TokenNotFound",
   { message: message("The token was not found.") },
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+
+// Connections
+
+export class ConnectionNotFound extends Schema.TaggedError<ConnectionNotFound>()(
+  "ConnectionNotFound",
+  { message: message("The connection was not found.") },
   HttpApiSchema.annotations({ status: 404 })
 ) {}

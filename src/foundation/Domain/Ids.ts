@@ -43,5 +43,9 @@ export const SessionId = Id.pipe(Schema.brand("SessionId")).pipe(
 )
 export type SessionId = typeof SessionId.Type
 
+/** An OAuth grant: the `connectionId` of connection paths. */
+export const GrantId = Id.pipe(Schema.brand("GrantId"))
+export type GrantId = typeof GrantId.Type
+
 /** The path parameters of every operation under /organizations/{organizationId}. */
 export const OrganizationPath = Schema.Struct({ organizationId: OrganizationId })

@@ -1,6 +1,7 @@
 // The rules of memberships (extensions §3): who may list, change and remove members, members
-// leaving, and the last-owner rule. Each change runs in one transaction that first locks the
-// organization's row, so the permission and last-owner checks still hold when the change commits.
+// leaving (which ends the API tokens and OAuth grants that acted for them there), and the last-owner
+// rule. Each change runs in one transaction that first locks the organization's row, so the
+// permission and last-owner checks still hold when the change commits.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Sessions } from "../Accounts/Sessions.js"
@@ -10,9 +11,11 @@ import type { PageRequest, Role } from "../Domain/Common.js"
 import { LastOwner, MemberNotFound, RoleNotPermitted } from "../Domain/Errors.js"
 import type { MemberId, OrganizationId } from "../Domain/Ids.js"
 import { Member } from "../Domain/Member.js"
+import { GrantRepo } from "../OAuth/GrantRepo.js"
 import { OrganizationAccess } from "../Organizations/OrganizationAccess.js"
 import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
+import { ApiTokens } from "../Tokens/ApiTokens.js"
 import { traced } from "../Traced.js"
 import { MemberRepo, type TargetMember } from "./MemberRepo.js"
 
@@ -24,6 +27,8 @@ export class Members extends Effect.Service<Members>()("Members", {
     const access = yield* OrganizationAccess
     const sessions = yield* Sessions
     const cursors = yield* PageCursors
+    const apiTokens = yield* ApiTokens
+    const grants = yield* GrantRepo
 
     /** Any member may list the members (a non-member gets 404). */
     const list = traced(
@@ -106,6 +111,9 @@ export class Members extends Effect.Service<Members>()("Members", {
             yield* keepAnOwner(organizationId, member)
             yield* repo.remove(member.id)
             yield* sessions.clearActiveOrganization(member.userId, organizationId)
+            // Their bearer credentials acted for them here: they end with the membership (extensions §5, §8).
+            yield* apiTokens.revokeCreatedBy(organizationId, member.userId)
+            yield* grants.revokeForMember(organizationId, member.userId)
           })
         )
     )

@@ -9,6 +9,7 @@ import { documented } from "../../http/OpenApiDocument.js"
 import { Success } from "../Domain/Common.js"
 import { CredentialContext } from "../Domain/CredentialContext.js"
 import {
+  DelegatorNotMember,
   OrganizationNotFound,
   RoleNotPermitted,
   SlugTaken,
@@ -27,7 +28,7 @@ import {
   Website
 } from "../Domain/Organization.js"
 import { UserProfile } from "../Domain/User.js"
-import { CredentialAuth, SessionAuth } from "../Security/Authentication.js"
+import { CredentialAuth, RequiredScope, SessionAuth } from "../Security/Authentication.js"
 
 export const CreateOrganizationRequest = Schema.Struct({
   name: OrganizationName,
@@ -86,12 +87,14 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
         OpenApi.Description,
         "Any member's session, or a token of this organization with organizations:read. A session of someone who is not a member gets 404, as for an organization that does not exist; a token of another organization 403."
       )
+      .annotate(RequiredScope, "organizations:read")
       .setPath(OrganizationPath)
       .addSuccess(Organization)
       .addError(errorDoc(OrganizationNotFound))
       .addError(errorDoc(RoleNotPermitted))
       .addError(errorDoc(TokenForAnotherOrganization))
       .addError(errorDoc(TokenScopeMissing))
+      .addError(errorDoc(DelegatorNotMember))
       .middleware(CredentialAuth)
   )
   .add(
@@ -101,6 +104,7 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
         OpenApi.Description,
         "Allowed for owners and admins, and for tokens of this organization with organizations:write. `version` must be the current one: otherwise 409, which also makes retrying a completed write safe. Omitted company details are kept; an empty string clears one to null."
       )
+      .annotate(RequiredScope, "organizations:write")
       .setPath(OrganizationPath)
       .setPayload(UpdateOrganizationRequest)
       .addSuccess(Organization)
@@ -108,6 +112,7 @@ export const OrganizationsApi = HttpApiGroup.make("organizations")
       .addError(errorDoc(RoleNotPermitted))
       .addError(errorDoc(TokenForAnotherOrganization))
       .addError(errorDoc(TokenScopeMissing))
+      .addError(errorDoc(DelegatorNotMember))
       .addError(errorDoc(StaleVersion))
       .middleware(CredentialAuth)
   )

@@ -1,18 +1,22 @@
 // Who may act on an organization (extensions §3), in one place. A session whose user is not a
 // member gets 404, as for an organization that does not exist; a bearer token used on another
-// organization gets 403, and so does one lacking the scope an operation needs.
+// organization gets 403, and so does one lacking the scope an operation needs. A bearer token (API
+// token or OAuth access token) acts for its person (extensions §5, §8): their role is read here, at
+// each request, so a person who left can do nothing through it and one demoted to member can only read.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Role, Scope } from "../Domain/Common.js"
 import {
   type DatabaseUnavailable,
+  DelegatorNotMember,
   OrganizationNotFound,
   RoleNotPermitted,
   TokenForAnotherOrganization,
   TokenScopeMissing
 } from "../Domain/Errors.js"
 import type { OrganizationId } from "../Domain/Ids.js"
-import type { Principal, SessionPrincipal } from "../Security/Principal.js"
+import { FoundationResource } from "../OAuth/FoundationResource.js"
+import type { BearerPrincipal, Principal, SessionPrincipal } from "../Security/Principal.js"
 import { traced } from "../Traced.js"
 import { type Membership, OrganizationRepo } from "./OrganizationRepo.js"
 
@@ -23,6 +27,7 @@ export const anyRole: ReadonlyArray<Role> = ["owner", "admin", "member"]
 export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("OrganizationAccess", {
   effect: Effect.gen(function* () {
     const organizations = yield* OrganizationRepo
+    const apiResource = yield* FoundationResource
 
     /** The session user's membership (id and role); 404 when not a member. */
     const membership = (
@@ -56,9 +61,29 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
         )
     )
 
+    /** The role of the person a bearer credential acts for, which must be one of `allowed`. */
+    const requireDelegatorRole = (
+      principal: BearerPrincipal,
+      allowed: ReadonlyArray<Role>
+    ): Effect.Effect<void, DelegatorNotMember | RoleNotPermitted | DatabaseUnavailable> =>
+      Effect.flatMap(
+        organizations.membershipOf(principal.actsFor, principal.organizationId),
+        (found): Effect.Effect<void, DelegatorNotMember | RoleNotPermitted> => {
+          if (Option.isNone(found)) return Effect.fail(new DelegatorNotMember())
+          return allowed.includes(found.value.role)
+            ? Effect.void
+            : Effect.fail(
+                new RoleNotPermitted({
+                  message: `The person this credential acts for is now ${found.value.role} of this organization; this action needs ${allowed.join(" or ")}.`
+                })
+              )
+        }
+      )
+
     /**
-     * For operations open to bearer tokens and sessions: a token must be bound to this organization
-     * and hold `scope`; a session user must be a member with one of `roles`.
+     * For operations open to bearer tokens and sessions: a token must be bound to this organization,
+     * hold `scope`, and act for someone who is still a member with one of `roles`; a session user must
+     * be a member with one of `roles`.
      */
     const authorize = (
       principal: Principal,
@@ -71,13 +96,22 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
       | RoleNotPermitted
       | TokenForAnotherOrganization
       | TokenScopeMissing
+      | DelegatorNotMember
       | DatabaseUnavailable
     > => {
       if (principal.kind === "session") return Effect.asVoid(requireRole(principal, organizationId, roles))
       if (principal.organizationId !== organizationId) {
         return Effect.fail(new TokenForAnotherOrganization())
       }
-      return principal.scopes.includes(scope) ? Effect.void : Effect.fail(new TokenScopeMissing({ scope }))
+      if (!principal.scopes.includes(scope)) {
+        return Effect.fail(
+          new TokenScopeMissing({
+            scope,
+            wwwAuthenticate: apiResource.challenge({ error: "insufficient_scope", scope })
+          })
+        )
+      }
+      return requireDelegatorRole(principal, roles)
     }
 
     return { memberRole, membership, requireRole, authorize }

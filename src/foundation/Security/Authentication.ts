@@ -3,8 +3,10 @@
 // token there is 403: the caller is known but may not act with it). Their implementation is in
 // `AuthenticationLive.ts`; the rule for mixed credentials is written there.
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import { errorDoc } from "../../http/ApiError.js"
+import type { Scope } from "../Domain/Common.js"
 import {
   DatabaseUnavailable,
   ForeignOrigin,
@@ -31,6 +33,12 @@ export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAu
   provides: CurrentSession,
   failure: AuthenticationFailure
 }) {}
+
+/**
+ * The scope a bearer credential needs on an endpoint, for the OpenAPI document's `oauth2`
+ * requirement (the check itself is OrganizationAccess's, with the same scope).
+ */
+export class RequiredScope extends Context.Tag("RequiredScope")<RequiredScope, Scope>() {}
 
 /** The session cookie's name (extensions §1). */
 export const SESSION_COOKIE = "__Secure-service.session_token"

@@ -1,9 +1,10 @@
 // Who is calling: the credential a request was authenticated with. Handlers read it from
 // `CurrentPrincipal` (endpoints open to bearer tokens and sessions) or `CurrentSession` (session-only
-// endpoints). OAuth grants have their shape already so that adding them later changes no handler.
+// endpoints). Bearer credentials (API tokens, OAuth access tokens) act for a person: `actsFor` is whose
+// current membership and role bound what they may do (extensions §5, §8).
 import * as Context from "effect/Context"
 import type { Scope } from "../Domain/Common.js"
-import type { OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
+import type { GrantId, OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
 
 /** A signed-in person (the session cookie). */
 export interface SessionPrincipal {
@@ -14,21 +15,26 @@ export interface SessionPrincipal {
   readonly activeOrganizationId: OrganizationId | null
 }
 
-/** An organization API token: bound to one organization, limited to its scopes. */
+/** An organization API token: bound to one organization, limited to its scopes, acting for its creator. */
 export interface ApiKeyPrincipal {
   readonly kind: "apiKey"
   readonly tokenId: TokenId
   readonly organizationId: OrganizationId
   readonly scopes: ReadonlyArray<Scope>
+  /** The token's creator. */
+  readonly actsFor: UserId
 }
 
-/** A delegated OAuth access token (not issued yet by this service). */
+/** A delegated OAuth access token: one grant (connection) of a client, for the person who approved it. */
 export interface OAuthPrincipal {
   readonly kind: "oauth"
-  readonly grantId: string
+  readonly grantId: GrantId
   readonly clientId: string
   readonly organizationId: OrganizationId
+  /** The access token's scopes (the grant's, or fewer when a refresh narrowed them). */
   readonly scopes: ReadonlyArray<Scope>
+  /** The person who approved the grant. */
+  readonly actsFor: UserId
 }
 
 export type Principal = SessionPrincipal | ApiKeyPrincipal | OAuthPrincipal

@@ -7,7 +7,7 @@ import { errorDoc } from "../../http/ApiError.js"
 import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Page, PageQuery, Scope, Success, Timestamp } from "../Domain/Common.js"
 import { InvalidCursor, OrganizationNotFound, RoleNotPermitted, TokenNotFound } from "../Domain/Errors.js"
-import { OrganizationId, OrganizationPath, TokenId } from "../Domain/Ids.js"
+import { OrganizationId, OrganizationPath, TokenId, UserId } from "../Domain/Ids.js"
 import { Text } from "../Domain/Text.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
@@ -38,7 +38,9 @@ export const TokenItem = Schema.Struct({
   prefix: Schema.String,
   createdAt: Timestamp,
   expiresAt: Timestamp,
-  lastUsedAt: Schema.NullOr(Timestamp)
+  lastUsedAt: Schema.NullOr(Timestamp),
+  /** The person the token acts for (extensions §5). */
+  createdBy: Schema.Struct({ id: UserId, name: Schema.String })
 })
 
 export const TokensApi = HttpApiGroup.make("tokens")

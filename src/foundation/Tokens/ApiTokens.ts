@@ -1,5 +1,6 @@
 // Organization API tokens (extensions §5): shown once at creation, stored as a hash with a short
-// prefix that identifies them in lists, bound to one organization with scopes and an expiry.
+// prefix that identifies them in lists, bound to one organization with scopes and an expiry, acting
+// for the person who created them (removing that person from the organization revokes them).
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Effect from "effect/Effect"
@@ -9,7 +10,7 @@ import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, PageCursors } from "../Database/KeysetPage.js"
 import { type PageRequest, Scope } from "../Domain/Common.js"
 import { TokenNotFound } from "../Domain/Errors.js"
-import { OrganizationId, TokenId, type UserId } from "../Domain/Ids.js"
+import { OrganizationId, TokenId, UserId } from "../Domain/Ids.js"
 import type { ApiKeyPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
 import { traced } from "../Traced.js"
@@ -22,16 +23,24 @@ export const TokenListing = Schema.Struct({
   prefix: Schema.String,
   createdAt: Schema.DateFromSelf,
   expiresAt: Schema.DateFromSelf,
-  lastUsedAt: Schema.NullOr(Schema.DateFromSelf)
+  lastUsedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdBy: Schema.Struct({ id: UserId, name: Schema.String })
 })
 export type TokenListing = typeof TokenListing.Type
 
-const decodeListings = Schema.decodeUnknown(Schema.Array(TokenListing))
+/** The list's rows: the creator's id and name come as columns of the join. */
+const ListingRow = Schema.Struct({
+  ...TokenListing.fields,
+  createdBy: UserId,
+  creatorName: Schema.String
+})
+const decodeListings = Schema.decodeUnknown(Schema.Array(ListingRow))
 
 const TokenRow = Schema.Struct({
   id: TokenId,
   organizationId: OrganizationId,
   scopes: Schema.Array(Scope),
+  createdBy: UserId,
   stale: Schema.Boolean
 })
 
@@ -85,13 +94,17 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
       Request: Schema.String,
       Result: TokenRow,
       execute: (tokenHash) => sql`
-        SELECT id, organization_id, scopes,
+        SELECT id, organization_id, scopes, created_by,
           (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
         FROM api_tokens
-        WHERE token_hash = ${tokenHash} AND revoked_at IS NULL AND expires_at > now()`
+        WHERE token_hash = ${tokenHash} AND revoked_at IS NULL AND expires_at > now()
+          AND created_by IS NOT NULL`
     })
 
-    /** The live token, if any; records its use at most once a minute. */
+    /**
+     * The live token, if any; records its use at most once a minute. A token whose creator's account
+     * is gone acts for no one, so it is no token.
+     */
     const authenticate = repositoryCall("ApiTokens.authenticate", (token: string) =>
       Effect.gen(function* () {
         const found = yield* findLive(hashSecret(token))
@@ -102,7 +115,8 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
           kind: "apiKey",
           tokenId: row.id,
           organizationId: row.organizationId,
-          scopes: row.scopes
+          scopes: row.scopes,
+          actsFor: row.createdBy
         })
       })
     )
@@ -115,16 +129,32 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
         repositoryCall("ApiTokens.page", (after, limit) =>
           Effect.flatMap(
             sql`
-              SELECT id, name, scopes, prefix, created_at, expires_at, last_used_at FROM api_tokens
-              WHERE organization_id = ${organizationId} AND revoked_at IS NULL
-                AND ${keysetCondition(sql, after, "before")}
-              ORDER BY created_at DESC, id DESC
+              SELECT t.id, t.name, t.scopes, t.prefix, t.created_at, t.expires_at, t.last_used_at,
+                t.created_by, u.name AS creator_name
+              FROM api_tokens t JOIN users u ON u.id = t.created_by
+              WHERE t.organization_id = ${organizationId} AND t.revoked_at IS NULL
+                AND ${keysetCondition(sql, after, "before", "t.")}
+              ORDER BY t.created_at DESC, t.id DESC
               LIMIT ${limit}`,
             decodeListings
           )
         ),
-        (row) => row
+        ({ creatorName, createdBy, ...row }): TokenListing => ({
+          ...row,
+          createdBy: { id: createdBy, name: creatorName }
+        })
       )
+    )
+
+    /** Revokes the tokens `userId` created in the organization (they left it, or were removed). */
+    const revokeCreatedBy = repositoryCall(
+      "ApiTokens.revokeCreatedBy",
+      (organizationId: OrganizationId, userId: UserId) =>
+        sql`
+          UPDATE api_tokens SET revoked_at = now()
+          WHERE organization_id = ${organizationId} AND created_by = ${userId} AND revoked_at IS NULL`.pipe(
+          Effect.asVoid
+        )
     )
 
     const revoke = repositoryCall("ApiTokens.revoke", (organizationId: OrganizationId, tokenId: TokenId) =>
@@ -136,6 +166,6 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
       )
     )
 
-    return { create, authenticate, list, revoke }
+    return { create, authenticate, list, revoke, revokeCreatedBy }
   })
 }) {}

@@ -1,5 +1,5 @@
 // Facts of the contracts that several tests check against: every operationId of the base contract
-// and the extensions.
+// and the extensions (the connections of extensions §8 listed apart, as the later addition).
 
 /** Every operationId of the base contract and the extensions. */
 export const contractOperationIds = [
@@ -33,3 +33,11 @@ export const contractOperationIds = [
   "tokens.revoke"
 ] as const
 export type OperationId = (typeof contractOperationIds)[number]
+
+/** The connections operations of extensions §8 (delegated access). */
+export const connectionOperationIds = [
+  "connections.list",
+  "connections.revoke",
+  "organizations.connections",
+  "organizations.revokeConnection"
+] as const

@@ -1,0 +1,326 @@
+// The authorization server's state changes (extensions §8): codes (60 s, single use, bound to the
+// client, redirect URI, PKCE challenge, resource, person, organization and scopes), their exchange for
+// an access token (opaque, 1 hour unless configured) and a refresh token (rotated on every use), reuse
+// detection (a code or refresh token presented again revokes its grant), RFC 7009 revocation, and the
+// lookup that turns an access token into a principal. Every secret is random (256 bits), shown once,
+// and stored only as its SHA-256.
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { Transactions } from "../Database/DatabaseEdge.js"
+import type { Scope } from "../Domain/Common.js"
+import { GrantId, type OrganizationId, type UserId } from "../Domain/Ids.js"
+import { FoundationConfig } from "../FoundationConfig.js"
+import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
+import type { OAuthPrincipal } from "../Security/Principal.js"
+import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
+import { traced } from "../Traced.js"
+import { ClientRepo } from "./ClientRepo.js"
+import { GrantRepo } from "./GrantRepo.js"
+import type { OAuthClient } from "./OAuthClient.js"
+import { InvalidGrant, InvalidScope, InvalidTarget } from "./OAuthErrors.js"
+import { verifyS256 } from "./Pkce.js"
+import { TokenRepo } from "./TokenRepo.js"
+
+/** Prefixes of the secrets, so secret scanners and people can tell them apart (`fst_` is an API token). */
+export const ACCESS_TOKEN_PREFIX = "foa_"
+export const REFRESH_TOKEN_PREFIX = "for_"
+export const CODE_PREFIX = "foc_"
+
+/** A code lives 60 seconds (extensions §8). */
+export const CODE_TTL_SECONDS = 60
+
+/** The token endpoint's answer (RFC 6749 §5.1). */
+export const TokenResponse = Schema.Struct({
+  access_token: Schema.String,
+  token_type: Schema.Literal("Bearer"),
+  expires_in: Schema.Int,
+  refresh_token: Schema.String,
+  scope: Schema.String
+})
+export type TokenResponse = typeof TokenResponse.Type
+
+/** What a person approved, bound into a code. */
+export interface Approval {
+  readonly client: OAuthClient
+  readonly redirectUri: string
+  readonly codeChallenge: string
+  readonly resource: string
+  readonly userId: UserId
+  readonly organizationId: OrganizationId
+  readonly scopes: ReadonlyArray<Scope>
+}
+
+/** An access token's principal and the resource it was issued for. */
+export interface AuthenticatedAccess {
+  readonly principal: OAuthPrincipal
+  readonly resource: string
+}
+
+/** The scopes of a `scope` parameter, or undefined when it names one twice or names nothing. */
+export const parseScopes = (value: string): ReadonlyArray<string> | undefined => {
+  const scopes = value.split(" ")
+  return scopes.length === 0 || scopes.some((scope) => scope === "") || new Set(scopes).size !== scopes.length
+    ? undefined
+    : scopes
+}
+
+/** Scopes in one order, whatever order they were asked in. */
+export const sortScopes = <S extends string>(scopes: ReadonlyArray<S>): ReadonlyArray<S> => [...scopes].sort()
+
+/**
+ * The outcome a transaction returned, as success or failure once it has committed: a transaction
+ * that fails rolls back, and reuse detection must commit its revocation while the request fails.
+ */
+/** How a token request ends: tokens, or the protocol error to answer with. */
+type Outcome = Either.Either<TokenResponse, InvalidGrant | InvalidTarget | InvalidScope>
+const refused = (error: InvalidGrant | InvalidTarget | InvalidScope): Outcome => Either.left(error)
+const issued = (response: TokenResponse): Outcome => Either.right(response)
+
+const settle = <A, E, E2, R>(
+  outcome: Effect.Effect<Either.Either<A, E>, E2, R>
+): Effect.Effect<A, E | E2, R> => Effect.flatMap(outcome, (either) => either)
+
+export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("AuthorizationServer", {
+  effect: Effect.gen(function* () {
+    const transactions = yield* Transactions
+    const tokens = yield* TokenRepo
+    const grants = yield* GrantRepo
+    const clients = yield* ClientRepo
+    const organizations = yield* OrganizationRepo
+    const config = yield* FoundationConfig
+    const accessSeconds = Math.floor(Duration.toSeconds(config.oauthAccessTokenTtl))
+    const refreshSeconds = Math.floor(Duration.toSeconds(config.oauthRefreshTokenTtl))
+
+    /** A code for what the person approved; only its hash is kept. */
+    const issueCode = traced("AuthorizationServer.issueCode", (approval: Approval) =>
+      Effect.gen(function* () {
+        const code = `${CODE_PREFIX}${randomSecret(32)}`
+        yield* tokens.insertCode({
+          codeHash: hashSecret(code),
+          clientId: approval.client.id,
+          redirectUri: approval.redirectUri,
+          codeChallenge: approval.codeChallenge,
+          resource: approval.resource,
+          userId: approval.userId,
+          organizationId: approval.organizationId,
+          scopes: approval.scopes,
+          ttlSeconds: CODE_TTL_SECONDS
+        })
+        return code
+      })
+    )
+
+    /** A new access token (with `scopes`) and refresh token for the grant. */
+    const issueTokens = (grantId: GrantId, scopes: ReadonlyArray<Scope>) =>
+      Effect.gen(function* () {
+        const accessToken = `${ACCESS_TOKEN_PREFIX}${randomSecret(32)}`
+        const refreshToken = `${REFRESH_TOKEN_PREFIX}${randomSecret(32)}`
+        yield* tokens.insertAccessToken({
+          id: newId("oat"),
+          tokenHash: hashSecret(accessToken),
+          grantId,
+          scopes,
+          ttlSeconds: accessSeconds
+        })
+        yield* tokens.insertRefreshToken({
+          id: newId("ort"),
+          tokenHash: hashSecret(refreshToken),
+          grantId,
+          ttlSeconds: refreshSeconds
+        })
+        return {
+          access_token: accessToken,
+          token_type: "Bearer",
+          expires_in: accessSeconds,
+          refresh_token: refreshToken,
+          scope: sortScopes(scopes).join(" ")
+        } satisfies TokenResponse
+      })
+
+    /** True while the person is still a member of the organization the grant is on. */
+    const stillMember = (userId: UserId, organizationId: OrganizationId) =>
+      Effect.map(organizations.membershipOf(userId, organizationId), Option.isSome)
+
+    /**
+     * The authorization_code grant. The code's row is locked for the whole exchange: a concurrent
+     * second presentation waits, then finds it used and revokes the grant the first created. Any
+     * presentation uses the code up, whatever its outcome. The transaction returns its outcome rather
+     * than failing, so a revocation commits although the request fails.
+     */
+    const exchangeCode = traced(
+      "AuthorizationServer.exchangeCode",
+      (
+        client: OAuthClient,
+        request: {
+          readonly code: string
+          readonly codeVerifier: string
+          readonly redirectUri: string
+          readonly resource: string | undefined
+        }
+      ) =>
+        settle(
+          transactions.run(
+            Effect.gen(function* () {
+              const found = yield* tokens.lockCode(hashSecret(request.code))
+              if (Option.isNone(found))
+                return refused(new InvalidGrant({ description: "The code is unknown." }))
+              const code = found.value
+              if (code.used) {
+                if (code.grantId !== null) yield* grants.revoke(code.grantId, "code_reuse")
+                return refused(
+                  new InvalidGrant({
+                    description: "The code was already used; the tokens issued for it are revoked."
+                  })
+                )
+              }
+              yield* tokens.markCodeUsed(code.codeHash)
+              if (code.expired) return refused(new InvalidGrant({ description: "The code has expired." }))
+              if (code.clientId !== client.id) {
+                return refused(new InvalidGrant({ description: "The code was issued to another client." }))
+              }
+              if (code.redirectUri !== request.redirectUri) {
+                return refused(
+                  new InvalidGrant({ description: "redirect_uri differs from the authorization request's." })
+                )
+              }
+              if (!verifyS256(request.codeVerifier, code.codeChallenge)) {
+                return refused(
+                  new InvalidGrant({ description: "code_verifier does not match the code_challenge." })
+                )
+              }
+              if (request.resource !== undefined && request.resource !== code.resource) {
+                return refused(
+                  new InvalidTarget({ description: "resource differs from the authorization request's." })
+                )
+              }
+              if (!(yield* stillMember(code.userId, code.organizationId))) {
+                return refused(
+                  new InvalidGrant({
+                    description: "The person who approved is no longer a member of the organization."
+                  })
+                )
+              }
+              const grantId = GrantId.make(newId("grt"))
+              yield* grants.insert({
+                id: grantId,
+                clientId: client.id,
+                userId: code.userId,
+                organizationId: code.organizationId,
+                resource: code.resource,
+                scopes: code.scopes
+              })
+              yield* tokens.setCodeGrant(code.codeHash, grantId)
+              // A registration that was used is kept (housekeeping forgets the ones never used).
+              yield* clients.touch(client.id)
+              return issued(yield* issueTokens(grantId, code.scopes))
+            })
+          )
+        )
+    )
+
+    /**
+     * The refresh_token grant: rotation (the token is used up and a new one issued) with reuse
+     * detection (a used one presented again revokes the grant, and with it every token of the grant).
+     * `scope` may narrow the new access token, never widen it; the grant keeps its scopes.
+     */
+    const refresh = traced(
+      "AuthorizationServer.refresh",
+      (
+        client: OAuthClient,
+        request: {
+          readonly refreshToken: string
+          readonly scope: string | undefined
+          readonly resource: string | undefined
+        }
+      ) =>
+        settle(
+          transactions.run(
+            Effect.gen(function* () {
+              const found = yield* tokens.lockRefresh(hashSecret(request.refreshToken))
+              if (Option.isNone(found) || found.value.clientId !== client.id) {
+                return refused(new InvalidGrant({ description: "The refresh token is unknown." }))
+              }
+              const token = found.value
+              if (token.dead) {
+                return refused(
+                  new InvalidGrant({ description: "The refresh token has expired or was revoked." })
+                )
+              }
+              if (token.used) {
+                yield* grants.revoke(token.grantId, "refresh_reuse")
+                return refused(
+                  new InvalidGrant({
+                    description: "The refresh token was already used; the connection is revoked."
+                  })
+                )
+              }
+              if (!(yield* stillMember(token.userId, token.organizationId))) {
+                yield* grants.revoke(token.grantId, "member_removed")
+                return refused(
+                  new InvalidGrant({
+                    description: "The person who approved is no longer a member of the organization."
+                  })
+                )
+              }
+              if (request.resource !== undefined && request.resource !== token.resource) {
+                return refused(new InvalidTarget({ description: "resource differs from the grant's." }))
+              }
+              let scopes: ReadonlyArray<Scope> = token.scopes
+              if (request.scope !== undefined) {
+                const asked = parseScopes(request.scope)
+                const granted = token.scopes as ReadonlyArray<string>
+                if (asked === undefined || !asked.every((scope) => granted.includes(scope))) {
+                  return refused(new InvalidScope({ description: "scope asks for more than was granted." }))
+                }
+                scopes = token.scopes.filter((scope) => asked.includes(scope))
+              }
+              yield* tokens.markRefreshUsed(token.id)
+              yield* tokens.touchGrant(token.grantId)
+              return issued(yield* issueTokens(token.grantId, scopes))
+            })
+          )
+        )
+    )
+
+    /**
+     * RFC 7009: a refresh token revokes its grant; an access token only itself. A token that is not
+     * the client's, or not a token at all, changes nothing and is not reported (the answer is 200).
+     */
+    const revoke = traced("AuthorizationServer.revoke", (client: OAuthClient, token: string) =>
+      Effect.gen(function* () {
+        const tokenHash = hashSecret(token)
+        const grant = yield* tokens.grantOfRefresh({ tokenHash, clientId: client.id })
+        if (Option.isSome(grant)) {
+          yield* grants.revoke(grant.value.grantId, "client_revoked")
+          return
+        }
+        yield* tokens.revokeAccessOfClient(tokenHash, client.id)
+      })
+    )
+
+    /** The principal of a live access token, and the resource it was issued for. */
+    const authenticate = traced("AuthorizationServer.authenticate", (accessToken: string) =>
+      Effect.map(
+        tokens.authenticateAccess(hashSecret(accessToken)),
+        Option.map(
+          (row): AuthenticatedAccess => ({
+            principal: {
+              kind: "oauth",
+              grantId: row.grantId,
+              clientId: row.clientId,
+              organizationId: row.organizationId,
+              scopes: row.scopes,
+              actsFor: row.userId
+            },
+            resource: row.resource
+          })
+        )
+      )
+    )
+
+    return { issueCode, exchangeCode, refresh, revoke, authenticate }
+  })
+}) {}

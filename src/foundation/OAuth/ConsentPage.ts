@@ -1,0 +1,87 @@
+// The consent page (extensions §8): which app asks (and that its name is its own, unverified claim),
+// which resource it would reach, what it could do there in plain words, and the person's
+// organizations to pick one from (write access only where they are owner or admin). The decision is
+// a form post carrying the request back with a token bound to the session; the page is never framed
+// nor cached, and its form may send the browser on to the client's redirect URI (`form-action`).
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { hidden, notice } from "../../http/pages/Forms.js"
+import { type Html, html } from "../../http/pages/Html.js"
+import { pageResponse } from "../../http/pages/Page.js"
+import { type Role, scopeDescriptions } from "../Domain/Common.js"
+import type { AuthorizationRequest } from "./AuthorizationRequests.js"
+import { formTargetOf } from "./RedirectUris.js"
+
+/** Roles that may let an app write (extensions §8: write only where the person is owner or admin). */
+const writers: ReadonlyArray<Role> = ["owner", "admin"]
+
+export interface ConsentView {
+  readonly request: AuthorizationRequest
+  readonly person: { readonly name: string; readonly email: string }
+  readonly organizations: ReadonlyArray<{ readonly id: string; readonly name: string; readonly role: Role }>
+  /** The form token binding the decision to this session and this request. */
+  readonly formToken: string
+  readonly problem?: string
+  readonly status?: number
+}
+
+const roleWords: Record<Role, string> = { owner: "owner", admin: "admin", member: "member" }
+
+const whoItIs = (request: AuthorizationRequest): Html =>
+  request.client.kind === "document"
+    ? html`Its identity is the address <code>${request.client.id}</code>; its name comes from a document on ${new URL(request.client.id).host}.`
+    : html`It registered itself with this service as <code>${request.client.id}</code>.`
+
+export const consentPage = (view: ConsentView): HttpServerResponse.HttpServerResponse => {
+  const { request } = view
+  const name = request.client.name ?? "An unnamed app"
+  const wantsWrite = request.scopes.includes("organizations:write")
+  const choosable = (role: Role) => !wantsWrite || writers.includes(role)
+  const anyChoosable = view.organizations.some((organization) => choosable(organization.role))
+  const redirectTarget = formTargetOf(request.redirectUri)
+  return pageResponse(
+    {
+      title: `Allow ${name}?`,
+      body: html`<h1>Allow ${name} to act for you?</h1>
+<p class="lead">${name} asks to use your account on one of your organizations.</p>
+${view.problem === undefined ? "" : notice("error", view.problem)}
+<dl class="facts">
+<dt>App</dt><dd>${name} (unverified). ${whoItIs(request)}</dd>
+<dt>It would reach</dt><dd>${request.resource.name}, <code>${request.resource.resource}</code></dd>
+<dt>It could</dt><dd><ul>${request.scopes.map((scope) => html`<li>${scopeDescriptions[scope]}</li>`)}</ul></dd>
+<dt>Signed in as</dt><dd>${view.person.name} (${view.person.email})</dd>
+<dt>Afterwards</dt><dd>You go back to <code>${redirectTarget ?? request.redirectUri}</code>.</dd>
+</dl>
+${notice("info", "This service has not verified this app: its name is its own claim. Allow only apps you trust. It acts as you would, and only while you are a member of the organization.")}
+<form method="post" action="/oauth/authorize">
+${request.parameters.map(([field, value]) => hidden(field, value))}
+${hidden("consent_token", view.formToken)}
+<fieldset>
+<legend>Which organization may it act on?</legend>
+${
+  view.organizations.length === 0
+    ? html`<p>You are not a member of any organization.</p>`
+    : view.organizations.map(
+        (organization) =>
+          html`<label class="choice"><input type="radio" name="organization" value="${organization.id}" required${
+            choosable(organization.role) ? "" : html` disabled`
+          }> ${organization.name} (${roleWords[organization.role]})${
+            choosable(organization.role) ? "" : html` — changing it needs an owner or admin`
+          }</label>`
+      )
+}
+</fieldset>
+${wantsWrite && !anyChoosable ? notice("error", "This app asks to change an organization's details, which only owners and admins may allow.") : ""}
+<div class="actions">
+${anyChoosable ? html`<button type="submit" name="decision" value="approve">Allow</button>` : ""}
+<button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
+</div>
+</form>
+<p class="hint">You can end this connection at any time; it also ends if you leave the organization.</p>`
+    },
+    {
+      personal: true,
+      status: view.status ?? 200,
+      formTargets: redirectTarget === undefined ? [] : [redirectTarget]
+    }
+  )
+}

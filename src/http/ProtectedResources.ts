@@ -1,0 +1,111 @@
+// The service's OAuth protected resources (RFC 9728), declared once each: a feature registers the
+// path it serves (the foundation `/api/v1`, the catalog's agent server `/mcp/agent`) with its name
+// and scopes, and gets back what it needs to answer bearer requests (its identifier, the URL of its
+// metadata document, its `WWW-Authenticate` challenges). The authorization server reads the same
+// registry to validate `resource` indicators (RFC 8707) and to serve each metadata document, so no
+// feature imports another to be protected.
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+
+/** Where RFC 9728 puts a resource's metadata: this prefix, then the resource's path. */
+export const metadataPrefix = "/.well-known/oauth-protected-resource"
+
+export interface ProtectedResourceDeclaration {
+  /** The resource's path on this service, e.g. `/api/v1`; its identifier is the origin + path. */
+  readonly path: `/${string}`
+  /** A name for people (RFC 9728 `resource_name`), shown on the consent page. */
+  readonly name: string
+  /** The scopes the resource understands (`scopes_supported`). */
+  readonly scopes: ReadonlyArray<string>
+  /** A path of this service documenting the resource for developers (`resource_documentation`). */
+  readonly documentation?: `/${string}`
+}
+
+/** What RFC 6750 §3.1 lets a challenge say about a refused request. */
+export interface ChallengeProblem {
+  readonly error: "invalid_request" | "invalid_token" | "insufficient_scope"
+  /** Written into a quoted string: our own fixed sentences, never input. */
+  readonly description?: string
+  /** The scope the request needed (insufficient_scope). */
+  readonly scope?: string
+}
+
+export interface ProtectedResource extends ProtectedResourceDeclaration {
+  /** The identifier tokens are bound to and clients name in `resource`: the origin and the path. */
+  readonly resource: string
+  /** The path of its metadata document on this service. */
+  readonly metadataPath: string
+  readonly metadataUrl: string
+  /** The `WWW-Authenticate` value of a 401 or 403 from this resource (RFC 6750 §3, RFC 9728 §5.1). */
+  readonly challenge: (problem?: ChallengeProblem) => string
+}
+
+const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`
+
+const describe = (origin: string, declaration: ProtectedResourceDeclaration): ProtectedResource => {
+  const metadataPath = `${metadataPrefix}${declaration.path}`
+  const metadataUrl = `${origin}${metadataPath}`
+  return {
+    ...declaration,
+    resource: `${origin}${declaration.path}`,
+    metadataPath,
+    metadataUrl,
+    challenge: (problem) => {
+      const parts = [`resource_metadata=${quoted(metadataUrl)}`]
+      if (problem !== undefined) {
+        parts.push(`error=${quoted(problem.error)}`)
+        if (problem.description !== undefined) parts.push(`error_description=${quoted(problem.description)}`)
+        if (problem.scope !== undefined) parts.push(`scope=${quoted(problem.scope)}`)
+      }
+      return `Bearer ${parts.join(", ")}`
+    }
+  }
+}
+
+export interface ProtectedResourceRegistry {
+  /** The origin every resource lives on (the service's public origin). */
+  readonly origin: string
+  /** Declares a resource; a path declared twice is a programming error. */
+  readonly register: (declaration: ProtectedResourceDeclaration) => ProtectedResource
+  readonly all: () => ReadonlyArray<ProtectedResource>
+  /** The resource a `resource` indicator names, compared exactly (no prefix matching). */
+  readonly byResource: (resource: string) => ProtectedResource | undefined
+  /** The resource whose metadata document lives at `path`. */
+  readonly byMetadataPath: (path: string) => ProtectedResource | undefined
+}
+
+export class ProtectedResources extends Context.Tag("ProtectedResources")<
+  ProtectedResources,
+  ProtectedResourceRegistry
+>() {
+  /** An empty registry for resources on `origin`; features register while their layers are built. */
+  static readonly layer = (origin: string) =>
+    Layer.sync(ProtectedResources, (): ProtectedResourceRegistry => {
+      const resources = new Map<string, ProtectedResource>()
+      return {
+        origin,
+        register: (declaration) => {
+          const described = describe(origin, declaration)
+          if (resources.has(described.resource)) {
+            throw new Error(`The protected resource ${declaration.path} is declared twice`)
+          }
+          resources.set(described.resource, described)
+          return described
+        },
+        all: () => [...resources.values()],
+        byResource: (resource) => resources.get(resource),
+        byMetadataPath: (path) => [...resources.values()].find((resource) => resource.metadataPath === path)
+      }
+    })
+
+  /** A layer providing `tag` with the resource it declares. */
+  static readonly declare = <Self>(
+    tag: Context.Tag<Self, ProtectedResource>,
+    declaration: ProtectedResourceDeclaration
+  ) =>
+    Layer.effect(
+      tag,
+      Effect.map(ProtectedResources, (registry) => registry.register(declaration))
+    )
+}

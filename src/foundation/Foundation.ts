@@ -37,6 +37,7 @@ import { OrganizationRepo } from "./Organizations/OrganizationRepo.js"
 import { Organizations } from "./Organizations/Organizations.js"
 import { MailTransport } from "./Outbox/MailTransport.js"
 import { Outbox, OutboxWorker } from "./Outbox/Outbox.js"
+import { VerifyEmailRoutes } from "./Pages/VerifyEmailRoutes.js"
 import { ReferenceHttp } from "./Reference/Http.js"
 import { Authenticator, CredentialAuthLive, SessionAuthLive } from "./Security/AuthenticationLive.js"
 import { Passwords } from "./Security/Passwords.js"
@@ -109,6 +110,8 @@ export const layerFoundation = (publicOrigin: string) =>
     // OAuth's endpoints and the sign-in page live at the origin's root (extensions §8).
     OAuthRoutes,
     SignInRoutes,
+    // The pages behind the links the service mails (extensions §1, §4, §6).
+    VerifyEmailRoutes,
     OutboxWorker,
     Housekeeping
   ).pipe(

@@ -2,7 +2,13 @@
 // person would. Where no Chromium is installed the browser tests skip, saying why, once per file.
 import { existsSync } from "node:fs"
 import * as Effect from "effect/Effect"
-import { type Browser, type BrowserContext, chromium, type Request } from "playwright-core"
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Request
+} from "playwright-core"
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
@@ -42,10 +48,10 @@ export interface RecordingContext {
   readonly requests: Array<string>
 }
 
-export const newContext = (browser: Browser) =>
+export const newContext = (browser: Browser, options: BrowserContextOptions = {}) =>
   Effect.acquireRelease(
     Effect.promise(async (): Promise<RecordingContext> => {
-      const context = await browser.newContext()
+      const context = await browser.newContext(options)
       const requests: Array<string> = []
       context.on("request", (request: Request) => requests.push(request.url()))
       return { context, requests }

@@ -37,6 +37,7 @@ import { OrganizationRepo } from "./Organizations/OrganizationRepo.js"
 import { Organizations } from "./Organizations/Organizations.js"
 import { MailTransport } from "./Outbox/MailTransport.js"
 import { Outbox, OutboxWorker } from "./Outbox/Outbox.js"
+import { InvitationRoutes } from "./Pages/InvitationRoutes.js"
 import { VerifyEmailRoutes } from "./Pages/VerifyEmailRoutes.js"
 import { ReferenceHttp } from "./Reference/Http.js"
 import { Authenticator, CredentialAuthLive, SessionAuthLive } from "./Security/AuthenticationLive.js"
@@ -112,6 +113,7 @@ export const layerFoundation = (publicOrigin: string) =>
     SignInRoutes,
     // The pages behind the links the service mails (extensions §1, §4, §6).
     VerifyEmailRoutes,
+    InvitationRoutes,
     OutboxWorker,
     Housekeeping
   ).pipe(

@@ -1,6 +1,6 @@
-// The foundation as one layer for the server: its HttpApi mounted at /api/v1, the OAuth endpoints and
-// the sign-in page at the origin's root, the services behind them, the outbox worker and
-// housekeeping, and the database (migrated before the first request).
+// The foundation as one layer for the server: its HttpApi mounted at /api/v1, the OAuth endpoints,
+// the sign-in page and the pages of the mailed links at the origin's root, the services behind them,
+// the outbox worker and housekeeping, and the database (migrated before the first request).
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"

@@ -338,7 +338,7 @@ describe.skipIf(browserUnavailable !== undefined || !hasPostgres)(
               expect(page.url()).toBe(invited.link)
               expect(
                 yield* Effect.promise(async () => (await page.getByRole("status").textContent()) ?? "")
-              ).toBe(`You accepted this invitation: you are a member of ${invited.organizationName}.`)
+              ).toBe(`You accepted this invitation and joined ${invited.organizationName}.`)
               expect(yield* buttonCount(page)).toBe(0)
               expect(yield* organizationIdsOf(invited.invitee)).toContain(invited.organizationId)
               expect(yield* statusOf(invited.owner, invited.organizationId, invited.invitationId)).toBe(

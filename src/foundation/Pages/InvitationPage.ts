@@ -33,7 +33,7 @@ const standingNotice = (view: ForInvitee): Html => {
   const { invitation, organizationName } = view
   switch (invitation.status) {
     case "accepted":
-      return notice("ok", `You accepted this invitation: you are a member of ${organizationName}.`)
+      return notice("ok", `You accepted this invitation and joined ${organizationName}.`)
     case "rejected":
       return notice(
         "info",

@@ -19,6 +19,7 @@ import { InvitationId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { Invitations } from "../Invitations/Invitations.js"
 import { Authenticator } from "../Security/AuthenticationLive.js"
+import type { SessionPrincipal } from "../Security/Principal.js"
 import { FORM_MEDIA_TYPE, formParameters, singleValued } from "./FormBody.js"
 import { sameFormToken, sessionFormToken } from "./FormToken.js"
 import {
@@ -74,7 +75,7 @@ export const InvitationRoutes = HttpLayerRouter.use((router) =>
 
     /** The invitation as this session may see it, with a problem to show above it. */
     const invitationFor = (
-      session: { readonly principal: Parameters<typeof invitations.forPerson>[0]; readonly token: string },
+      session: { readonly principal: SessionPrincipal; readonly token: string },
       invitationId: InvitationId,
       problem?: { readonly status: number; readonly text: string }
     ) =>

@@ -1,6 +1,6 @@
-// The foundation as one layer for the server: its HttpApi mounted at /api/v1, the OAuth endpoints and
-// the sign-in page at the origin's root, the services behind them, the outbox worker and
-// housekeeping, and the database (migrated before the first request).
+// The foundation as one layer for the server: its HttpApi mounted at /api/v1, the OAuth endpoints,
+// the sign-in page and the pages of the mailed links at the origin's root, the services behind them,
+// the outbox worker and housekeeping, and the database (migrated before the first request).
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
@@ -38,6 +38,8 @@ import { OrganizationRepo } from "./Organizations/OrganizationRepo.js"
 import { Organizations } from "./Organizations/Organizations.js"
 import { MailTransport } from "./Outbox/MailTransport.js"
 import { Outbox, OutboxWorker } from "./Outbox/Outbox.js"
+import { InvitationRoutes } from "./Pages/InvitationRoutes.js"
+import { VerifyEmailRoutes } from "./Pages/VerifyEmailRoutes.js"
 import { ReferenceHttp } from "./Reference/Http.js"
 import { Authenticator, CredentialAuthLive, SessionAuthLive } from "./Security/AuthenticationLive.js"
 import { Passwords } from "./Security/Passwords.js"
@@ -111,6 +113,9 @@ export const layerFoundation = (publicOrigin: string) =>
     // OAuth's endpoints and the sign-in page live at the origin's root (extensions §8).
     OAuthRoutes,
     SignInRoutes,
+    // The pages behind the links the service mails (extensions §1, §4, §6).
+    VerifyEmailRoutes,
+    InvitationRoutes,
     OutboxWorker,
     Housekeeping,
     DatabaseReadiness

@@ -33,6 +33,12 @@ export interface ClientInfo {
   readonly userAgent: string | null
 }
 
+/** What a verification link proved: the address, and whether it was a sign-up's or an email change's. */
+export interface VerifiedEmail {
+  readonly purpose: VerificationPurpose
+  readonly email: string
+}
+
 export interface SignedIn {
   readonly user: UserProfile
   /** The session token for the cookie: never stored, never logged. */
@@ -162,6 +168,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       sessions.revoke(principal.userId, principal.sessionId)
     )
 
+    /** Uses the link's token; says which address it verified and whether it became the account's. */
     const verifyEmail = traced("Accounts.verifyEmail", (token: string) =>
       transactions.run(
         Effect.gen(function* () {
@@ -171,7 +178,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
           if (purpose === "verify-email") {
             // A token for an address the user has since replaced no longer proves anything.
             if (!(yield* users.markEmailVerified(userId, email))) return yield* new InvalidVerificationLink()
-            return
+            return { purpose, email } satisfies VerifiedEmail
           }
           yield* users
             .replaceEmail(userId, email)
@@ -180,6 +187,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
                 Effect.fail(new EmailTaken({ message: "This email address is already in use." }))
               )
             )
+          return { purpose, email } satisfies VerifiedEmail
         })
       )
     )

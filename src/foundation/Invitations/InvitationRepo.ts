@@ -58,6 +58,16 @@ export class InvitationRepo extends Effect.Service<InvitationRepo>()("Invitation
       })
     )
 
+    /** The invitation as it stands, for showing (no lock). */
+    const find = repositoryCall(
+      "InvitationRepo.find",
+      SqlSchema.findOne({
+        Request: InvitationId,
+        Result: InvitationRow,
+        execute: (invitationId) => sql`SELECT ${columns} FROM invitations WHERE id = ${invitationId}`
+      })
+    )
+
     /** Marks pending invitations for this email that are past their expiry as `expired`. */
     const expireStale = repositoryCall(
       "InvitationRepo.expireStale",
@@ -101,6 +111,6 @@ export class InvitationRepo extends Effect.Service<InvitationRepo>()("Invitation
         )
     )
 
-    return { page, findForUpdate, expireStale, insert, setStatus }
+    return { page, find, findForUpdate, expireStale, insert, setStatus }
   })
 }) {}

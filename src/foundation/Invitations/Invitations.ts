@@ -38,6 +38,35 @@ const toInvitation = (row: InvitationRow) =>
     true
   )
 
+/**
+ * How a signed-in person stands to an invitation, the one rule of who may answer it: the invitee is
+ * the person whose email is the invitation's, and they answer it once that email is verified.
+ */
+export type InviteeStanding = "invitee" | "unverified" | "another-email"
+
+const standingOf = (
+  user: { readonly email: string; readonly emailVerified: boolean },
+  invitation: { readonly email: string }
+): InviteeStanding =>
+  user.email.toLowerCase() !== invitation.email.toLowerCase()
+    ? "another-email"
+    : user.emailVerified
+      ? "invitee"
+      : "unverified"
+
+/**
+ * An invitation as its link shows it to the signed-in person. Someone else who holds the link learns
+ * only that it is not theirs: the organization, role and address are for the invitee.
+ */
+export type InvitationForPerson =
+  | { readonly standing: "another-email"; readonly signedInAs: string }
+  | {
+      readonly standing: "invitee" | "unverified"
+      readonly signedInAs: string
+      readonly invitation: Invitation
+      readonly organizationName: string
+    }
+
 /** The path the invitee's link opens, under the public origin, with `?invitation=<id>`. */
 export const INVITATION_LINK_PATH = "/accept-invitation"
 
@@ -150,11 +179,9 @@ export class Invitations extends Effect.Service<Invitations>()("Invitations", {
         const found = yield* repo.findForUpdate(invitationId)
         if (Option.isNone(found)) return yield* new InvitationNotFound()
         const invitation = found.value
-        const user = yield* accounts.profile(session.userId)
-        if (user.email.toLowerCase() !== invitation.email.toLowerCase()) {
-          return yield* new InvitationForAnotherEmail()
-        }
-        if (!user.emailVerified) return yield* new EmailNotVerified()
+        const standing = standingOf(yield* accounts.profile(session.userId), invitation)
+        if (standing === "another-email") return yield* new InvitationForAnotherEmail()
+        if (standing === "unverified") return yield* new EmailNotVerified()
         if (invitation.status !== "pending") {
           return yield* new InvitationNotPending({ invitationStatus: invitation.status })
         }
@@ -190,6 +217,29 @@ export class Invitations extends Effect.Service<Invitations>()("Invitations", {
       )
     )
 
-    return { list, create, revoke, accept, reject }
+    /** The invitation behind a link, as the signed-in person may see it (404 when there is none). */
+    const forPerson = traced(
+      "Invitations.forPerson",
+      (session: SessionPrincipal, invitationId: InvitationId) =>
+        Effect.gen(function* () {
+          const found = yield* repo.find(invitationId)
+          if (Option.isNone(found)) return yield* new InvitationNotFound()
+          const user = yield* accounts.profile(session.userId)
+          const standing = standingOf(user, found.value)
+          if (standing === "another-email") {
+            return { standing, signedInAs: user.email } satisfies InvitationForPerson
+          }
+          const organizationName = yield* organizations.nameOf(found.value.organizationId)
+          if (Option.isNone(organizationName)) return yield* new InvitationNotFound()
+          return {
+            standing,
+            signedInAs: user.email,
+            invitation: toInvitation(found.value),
+            organizationName: organizationName.value
+          } satisfies InvitationForPerson
+        })
+    )
+
+    return { list, create, revoke, accept, reject, forPerson }
   })
 }) {}

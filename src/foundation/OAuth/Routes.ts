@@ -3,7 +3,6 @@
 // token endpoint (authorization_code with PKCE, refresh_token), dynamic registration and revocation.
 // They answer in OAuth's own formats (JSON errors, redirects back to the client, pages for people),
 // never in the envelope, and each declares its bodies to the server's edge.
-import { createHmac, timingSafeEqual } from "node:crypto"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -22,6 +21,7 @@ import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import { formParameters, singleValued, type UnreadableForm } from "../Pages/FormBody.js"
+import { sameFormToken, sessionFormToken } from "../Pages/FormToken.js"
 import { messageAnswer, messagePage } from "../Pages/MessagePage.js"
 import { signInPath } from "../Pages/ReturnTo.js"
 import { Authenticator } from "../Security/AuthenticationLive.js"
@@ -67,19 +67,13 @@ const MAX_REGISTRATION_BYTES = 16 * 1024
 type Request = HttpServerRequest.HttpServerRequest
 type Response = HttpServerResponse.HttpServerResponse
 
-/** Binds the consent form to the session (keyed with its token, which only the cookie holds) and to the request. */
+/** Binds the consent form to the session and to the request. */
 const consentToken = (sessionToken: string, parameters: ReadonlyArray<readonly [string, string]>) =>
-  createHmac("sha256", sessionToken)
-    .update(
-      `oauth-consent\n${new URLSearchParams(parameters.map(([name, value]): [string, string] => [name, value])).toString()}`
-    )
-    .digest("base64url")
-
-const sameToken = (given: string, expected: string) => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
+  sessionFormToken(
+    sessionToken,
+    "oauth-consent",
+    new URLSearchParams(parameters.map(([name, value]): [string, string] => [name, value])).toString()
+  )
 
 /** A page for the person, with the way forward said. */
 const refusalPage = (status: number, title: string, text: string) =>
@@ -248,7 +242,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
         const value = params.get(name)
         return value === undefined ? [] : [[name, value] as const]
       })
-      if (!sameToken(params.get("consent_token") ?? "", consentToken(session.value.token, carried))) {
+      if (!sameFormToken(params.get("consent_token") ?? "", consentToken(session.value.token, carried))) {
         return refusalPage(
           403,
           "Decision refused",

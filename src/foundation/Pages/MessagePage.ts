@@ -46,3 +46,12 @@ export const messageAnswer = (message: Message): ErrorAnswer => {
     body
   }
 }
+
+/** The page of a request the database could not answer now (503, try again in a few seconds). */
+export const unavailablePage = (retryAfterSeconds = 5) =>
+  messagePage({
+    status: 503,
+    title: "Try again in a moment",
+    body: html`<p>The service is temporarily unavailable. Reload this page in a few seconds.</p>`,
+    headers: { "retry-after": String(retryAfterSeconds) }
+  })

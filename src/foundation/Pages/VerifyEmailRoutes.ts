@@ -1,0 +1,96 @@
+// `/verify-email?token=…`, the link mailed at sign-up and for an email change (extensions §1, §6).
+// GET shows a page with one button; the button POSTs the token and the same service call as
+// `auth.verifyEmail` (POST /api/v1/auth/verify-email) uses it. Why not verify on GET: the contract's
+// verification is a POST (it uses up the token and may change the account's email), and mail
+// scanners and link previews open GET links on their own, which would use the link up before the
+// person sees it and change an address nobody confirmed. A form needs no script, and a scanner does
+// not submit it. The token is a 256-bit secret, so the POST needs no session; like the API, it
+// refuses a post whose Origin is another site's.
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
+import { html } from "../../http/pages/Html.js"
+import { BodyRules } from "../../http/ServerRegistries.js"
+import { Accounts } from "../Accounts/Accounts.js"
+import { VerifyEmailRequest } from "../Accounts/Api.js"
+import { FoundationConfig } from "../FoundationConfig.js"
+import { rejectForeignOrigin } from "../Security/ClientInfo.js"
+import { formParameters, singleValued } from "./FormBody.js"
+import { messageAnswer, messagePage, unavailablePage } from "./MessagePage.js"
+import { pageRoute } from "./PageRoute.js"
+import {
+  addressTakenPage,
+  confirmEmailPage,
+  emailVerifiedPage,
+  foreignVerificationPage,
+  invalidLinkPage,
+  VERIFY_EMAIL_PATH
+} from "./VerifyEmailPage.js"
+
+/** A token of at most 200 characters fits many times over. */
+const MAX_FORM_BYTES = 4 * 1024
+
+const decodeToken = Schema.decodeUnknownEither(VerifyEmailRequest)
+
+export const VerifyEmailRoutes = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    const accounts = yield* Accounts
+    const config = yield* FoundationConfig
+
+    ;(yield* BodyRules).add([
+      {
+        method: "POST",
+        path: VERIFY_EMAIL_PATH,
+        maxBytes: MAX_FORM_BYTES,
+        mediaTypes: ["form"],
+        refusal: (error) =>
+          messageAnswer({
+            status: error.message.includes("larger") ? 413 : 400,
+            title: "This form could not be read",
+            body: html`<p>${error.message}</p><p>Open the link from the message again.</p>`
+          })
+      }
+    ])
+
+    const show = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+      const token = new URL(request.url, config.publicOrigin).searchParams.get("token")
+      return Either.isRight(decodeToken({ token })) && token !== null
+        ? confirmEmailPage(token)
+        : invalidLinkPage
+    })
+
+    const verify = Effect.gen(function* () {
+      yield* rejectForeignOrigin
+      const fields = singleValued(yield* formParameters)
+      if (Either.isLeft(fields)) return invalidLinkPage
+      const input = decodeToken({ token: fields.right.get("token") })
+      if (Either.isLeft(input)) return invalidLinkPage
+      return emailVerifiedPage(yield* accounts.verifyEmail(input.right.token))
+    }).pipe(
+      Effect.provideService(FoundationConfig, config),
+      Effect.catchTags({
+        ForeignOrigin: () => Effect.succeed(foreignVerificationPage),
+        UnreadableForm: (error) =>
+          Effect.succeed(
+            messagePage({
+              status: 400,
+              title: "This form could not be read",
+              body: html`<p>${error.description}</p><p>Open the link from the message again.</p>`
+            })
+          ),
+        InvalidVerificationLink: () => Effect.succeed(invalidLinkPage),
+        EmailTaken: () => Effect.succeed(addressTakenPage),
+        DatabaseUnavailable: (error) => Effect.succeed(unavailablePage(error.retryAfterSeconds))
+      })
+    )
+
+    yield* router.add(
+      "*",
+      VERIFY_EMAIL_PATH,
+      tracedOnlyWithTheRequest(pageRoute({ GET: show, POST: verify }))
+    )
+  })
+)

@@ -32,7 +32,8 @@ const noRoutes = makeRouteTable([])
 /** What a browser from an allowed origin needs to hear before it sends the POST. */
 const preflightHeaders = {
   "access-control-allow-methods": "POST",
-  "access-control-allow-headers": "content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
+  "access-control-allow-headers":
+    "content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id",
   "access-control-max-age": "600"
 }
 
@@ -81,8 +82,26 @@ const exchange = (build: () => Server, request: HttpServerRequest.HttpServerRequ
     })
   })
 
-const endpoint = (
-  build: () => Server,
+/**
+ * Which server answers a request, or the answer refusing it: the public servers always answer; a
+ * protected one (`/mcp/agent`) first authenticates the caller and answers 401 when it cannot.
+ */
+export type ServerForRequest = (
+  request: HttpServerRequest.HttpServerRequest
+) => Effect.Effect<Either.Either<() => Server, HttpServerResponse.HttpServerResponse>>
+
+/** The public servers: the same for everyone. */
+const publicServer =
+  (build: () => Server): ServerForRequest =>
+  () =>
+    Effect.succeed(Either.right(build))
+
+/**
+ * An MCP endpoint with the rules above; `serverFor` runs last, after the request passed them, so a
+ * protected server never authenticates a request the public ones would refuse.
+ */
+export const mcpEndpoint = (
+  serverFor: ServerForRequest,
   access: McpAccess,
   admission: CatalogAdmissionService
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
@@ -129,9 +148,13 @@ const endpoint = (
     // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid
     // JSON-RPC); a body that cannot be read (400) is answered in the envelope, like any other
     // failure. (A body over MAX_BODY_BYTES never gets here: the server's edge answers 413.)
+    const server = yield* serverFor(request)
+    if (Either.isLeft(server)) return withCors(server.left)
     const url = `http://${headers.host ?? "localhost"}${request.url}`
     return withCors(
-      yield* Effect.catchAllCause(exchange(build, request, url), (cause) => causeResponse(cause, noRoutes))
+      yield* Effect.catchAllCause(exchange(server.right, request, url), (cause) =>
+        causeResponse(cause, noRoutes)
+      )
     )
   })
 
@@ -169,7 +192,7 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
       tools: docsTools(catalog, search),
       resources: docsResources(catalog)
     })
-    yield* router.add("*", "/mcp", endpoint(catalogServer, access, admission))
-    yield* router.add("*", "/mcp/docs", endpoint(docsServer, access, admission))
+    yield* router.add("*", "/mcp", mcpEndpoint(publicServer(catalogServer), access, admission))
+    yield* router.add("*", "/mcp/docs", mcpEndpoint(publicServer(docsServer), access, admission))
   })
 )

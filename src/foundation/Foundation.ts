@@ -131,7 +131,3 @@ export const FoundationRoutes = Layer.mergeAll(
   OutboxWorker,
   Housekeeping
 )
-
-/** The foundation's routes with their own services; `publicOrigin` is the service's (PUBLIC_ORIGIN). */
-export const layerFoundation = (publicOrigin: string) =>
-  FoundationRoutes.pipe(Layer.provide(layerFoundationServices(publicOrigin)))

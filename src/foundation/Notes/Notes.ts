@@ -19,6 +19,9 @@ import { type NoteDraft, type NoteId, NoteNotFound, NoteWritesExhausted } from "
 import { NoteRepo, noteOf } from "./NoteRepo.js"
 import { NotesConfig } from "./NotesConfig.js"
 
+const noteNotFound = (noteId: NoteId) =>
+  new NoteNotFound({ noteId, message: `No note has the id "${noteId}" in this organization's notebook.` })
+
 export class Notes extends Effect.Service<Notes>()("Notes", {
   effect: Effect.gen(function* () {
     const repo = yield* NoteRepo
@@ -58,7 +61,7 @@ export class Notes extends Effect.Service<Notes>()("Notes", {
         access.authorize(principal, organizationId, "organizations:read", anyRole),
         Effect.flatMap(repo.find(organizationId, noteId), (found) =>
           Option.match(found, {
-            onNone: () => Effect.fail(new NoteNotFound({ noteId })),
+            onNone: () => Effect.fail(noteNotFound(noteId)),
             onSome: (row) => Effect.succeed(noteOf(row))
           })
         )
@@ -96,7 +99,7 @@ export class Notes extends Effect.Service<Notes>()("Notes", {
           const scope = principal.kind === "session" ? "organizations:read" : "organizations:write"
           yield* access.authorize(principal, organizationId, scope, anyRole)
           const found = yield* repo.find(organizationId, noteId)
-          if (Option.isNone(found)) return yield* new NoteNotFound({ noteId })
+          if (Option.isNone(found)) return yield* noteNotFound(noteId)
           const person = principal.kind === "session" ? principal.userId : principal.actsFor
           if (found.value.userId !== person) {
             yield* access.authorize(principal, organizationId, scope, managers).pipe(
@@ -110,7 +113,7 @@ export class Notes extends Effect.Service<Notes>()("Notes", {
             )
           }
           yield* countWrite(principal)
-          if (!(yield* repo.remove(organizationId, noteId))) return yield* new NoteNotFound({ noteId })
+          if (!(yield* repo.remove(organizationId, noteId))) return yield* noteNotFound(noteId)
         })
     )
 

@@ -1,13 +1,15 @@
 // The whole service as one layer: both APIs (each can be switched off), the extra catalog surfaces,
-// and the one HTTP server in front of them. This is the only place where features meet.
+// the agent session that joins them (when both are on), and the one HTTP server in front of them.
+// This is the only place where features meet.
 
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { layerCatalog } from "./catalog/CatalogRoutes.js"
-import { layerFoundation } from "./foundation/Foundation.js"
+import { AgentRoutes } from "./agent/AgentRoutes.js"
+import { CatalogServicesLive, layerCatalog } from "./catalog/CatalogRoutes.js"
+import { FoundationRoutes, layerFoundationServices } from "./foundation/Foundation.js"
 import { ClientAddress } from "./http/ClientAddress.js"
 import { layerNodeServer } from "./http/NodeServer.js"
 import { ProtectedResources } from "./http/ProtectedResources.js"
@@ -39,10 +41,16 @@ const Routes = Layer.unwrapEffect(
         | HttpRouter.HttpRouter.DefaultServices
       >
     > = []
+    // Built once and shared (layers are memoized by reference) by the features that need them.
+    const foundationServices = layerFoundationServices(settings.publicOrigin)
     // Foundation: /api/v1 (its database, services and outbox worker come with it).
-    if (settings.foundationEnabled) routes.push(layerFoundation(settings.publicOrigin))
+    if (settings.foundationEnabled) routes.push(FoundationRoutes.pipe(Layer.provide(foundationServices)))
     // Catalog: everything else, from the snapshot in CATALOG_DIR.
     if (settings.catalogEnabled) routes.push(layerCatalog)
+    // The agent session (/mcp/agent) joins both, through their services.
+    if (settings.foundationEnabled && settings.catalogEnabled) {
+      routes.push(AgentRoutes.pipe(Layer.provide(foundationServices), Layer.provide(CatalogServicesLive)))
+    }
     // The front door and the pages' stylesheet, whichever features are on.
     const features = { catalog: settings.catalogEnabled, foundation: settings.foundationEnabled }
     return Layer.mergeAll(LandingPageRoutes(features), PageAssetRoutes, ...routes).pipe(

@@ -21,6 +21,10 @@ import { Invitations } from "./Invitations/Invitations.js"
 import { MembersHttp } from "./Members/Http.js"
 import { MemberRepo } from "./Members/MemberRepo.js"
 import { Members } from "./Members/Members.js"
+import { NotesHttp } from "./Notes/Http.js"
+import { NoteRepo } from "./Notes/NoteRepo.js"
+import { Notes } from "./Notes/Notes.js"
+import { NotesConfig } from "./Notes/NotesConfig.js"
 import { AuthorizationRequests } from "./OAuth/AuthorizationRequests.js"
 import { AuthorizationServer } from "./OAuth/AuthorizationServer.js"
 import { ClientMetadataFetch } from "./OAuth/ClientMetadataFetch.js"
@@ -58,7 +62,8 @@ export const FoundationServices = Layer.mergeAll(
   Organizations.Default,
   Members.Default,
   Invitations.Default,
-  Connections.Default
+  Connections.Default,
+  Notes.Default
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
@@ -85,6 +90,8 @@ export const FoundationServices = Layer.mergeAll(
       GrantRepo.Default,
       TokenRepo.Default,
       ClientMetadataFetch.Default,
+      NoteRepo.Default,
+      NotesConfig.layer,
       FoundationResource.layer
     )
   ),
@@ -99,29 +106,36 @@ const Handlers = Layer.mergeAll(
   InvitationsHttp,
   TokensHttp,
   ConnectionsHttp,
+  NotesHttp,
   ReferenceHttp
 ).pipe(Layer.provideMerge(Layer.mergeAll(CredentialAuthLive, SessionAuthLive)))
 
-/** The foundation's routes; `publicOrigin` is the service's (PUBLIC_ORIGIN). */
-export const layerFoundation = (publicOrigin: string) =>
-  Layer.mergeAll(
-    mountApiApp(FoundationApp, "/api/v1/*").pipe(
-      // Identifiers are up to 160 characters: longer path segments must reach the schemas (400), not
-      // miss the router (whose default limit is 100); the request line is bounded by Node anyway.
-      Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers, { maxParamLength: 8192 }))
-    ),
-    // OAuth's endpoints and the sign-in page live at the origin's root (extensions §8).
-    OAuthRoutes,
-    SignInRoutes,
-    // The pages behind the links the service mails (extensions §1, §4, §6).
-    VerifyEmailRoutes,
-    InvitationRoutes,
-    OutboxWorker,
-    Housekeeping,
-    DatabaseReadiness
-  ).pipe(
-    Layer.provide(FoundationServices),
-    Layer.provide(MailTransport.layer),
-    Layer.provide(layerDatabase),
-    Layer.provide(FoundationConfig.layer(publicOrigin))
+/**
+ * The foundation's services with what they stand on (database, mail, settings), for its routes and
+ * for the features composed beside it in src/Server.ts (the agent session uses Authenticator and
+ * Notes). Build it once per server: each call is a new database pool.
+ */
+export const layerFoundationServices = (publicOrigin: string) =>
+  FoundationServices.pipe(
+    Layer.provideMerge(MailTransport.layer),
+    Layer.provideMerge(layerDatabase),
+    Layer.provideMerge(FoundationConfig.layer(publicOrigin))
   )
+
+/** The foundation's routes, on its services (`layerFoundationServices`). */
+export const FoundationRoutes = Layer.mergeAll(
+  mountApiApp(FoundationApp, "/api/v1/*").pipe(
+    // Identifiers are up to 160 characters: longer path segments must reach the schemas (400), not
+    // miss the router (whose default limit is 100); the request line is bounded by Node anyway.
+    Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers, { maxParamLength: 8192 }))
+  ),
+  // OAuth's endpoints and the sign-in page live at the origin's root (extensions §8).
+  OAuthRoutes,
+  SignInRoutes,
+  // The pages behind the links the service mails (extensions §1, §4, §6).
+  VerifyEmailRoutes,
+  InvitationRoutes,
+  OutboxWorker,
+  Housekeeping,
+  DatabaseReadiness
+)

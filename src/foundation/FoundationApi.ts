@@ -9,6 +9,7 @@ import { DatabaseUnavailable } from "./Domain/Errors.js"
 import { documentFoundationApi } from "./FoundationOpenApi.js"
 import { InvitationsApi } from "./Invitations/Api.js"
 import { MembersApi } from "./Members/Api.js"
+import { NotesApi } from "./Notes/Api.js"
 import { ConnectionsApi } from "./OAuth/Api.js"
 import { ContextApi, OrganizationsApi } from "./Organizations/Api.js"
 import { ReferenceApi } from "./Reference/Api.js"
@@ -24,6 +25,7 @@ export const FoundationApi = HttpApi.make("foundation")
   .add(InvitationsApi)
   .add(TokensApi)
   .add(ConnectionsApi)
+  .add(NotesApi)
   .add(ReferenceApi)
   .addError(errorDoc(BadRequest))
   .addError(errorDoc(DatabaseUnavailable))

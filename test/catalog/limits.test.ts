@@ -22,6 +22,7 @@ import {
   questionLengthBounds,
   sessionBounds
 } from "../../src/catalog/CatalogLimits.js"
+import { noteTextBounds } from "../../src/foundation/Notes/Note.js"
 
 const docs = join(import.meta.dirname, "../../content/docs")
 
@@ -69,6 +70,7 @@ const statements: Record<string, ReadonlyArray<string>> = {
     `with a larger \`max_characters\` (up to ${characters.maximum})`,
     `\`limit: must be an integer from ${page.minimum} to ${page.maximum}\``,
     `A body that declares more than ${kib(maxMcpBodyBytes)} is 413`,
+    `(${noteTextBounds.minimum} to ${noteTextBounds.maximum} characters, on an episode`,
     `${rate} by default (\`CATALOG_RATE_LIMIT\`)`
   ],
   "rpc-and-ask.md": [

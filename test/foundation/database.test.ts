@@ -40,6 +40,7 @@ const expectedTables = [
   "email_verifications",
   "invitations",
   "members",
+  "notes",
   "oauth_access_tokens",
   "oauth_clients",
   "oauth_codes",

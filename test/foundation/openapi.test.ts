@@ -6,7 +6,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { request } from "../support/TestServer.js"
 import { freshDataDir } from "./support/Backends.js"
-import { connectionOperationIds, contractOperationIds } from "./support/Contract.js"
+import { connectionOperationIds, contractOperationIds, notesOperationIds } from "./support/Contract.js"
 import { foundationServer, isEnvelope } from "./support/FoundationClient.js"
 
 type Json = Record<string, unknown>
@@ -51,13 +51,17 @@ const routes: Record<
     "delete",
     "/organizations/{organizationId}/connections/{connectionId}",
     "session"
-  ]
+  ],
+  "notes.list": ["get", "/organizations/{organizationId}/notes", "both"],
+  "notes.delete": ["delete", "/organizations/{organizationId}/notes/{noteId}", "both"]
 }
 
 /** The scope an OAuth access token needs on each operation open to bearer credentials. */
 const oauthScopes: Record<string, ReadonlyArray<string>> = {
   "organizations.get": ["organizations:read"],
-  "organizations.update": ["organizations:write"]
+  "organizations.update": ["organizations:write"],
+  "notes.list": ["organizations:read"],
+  "notes.delete": ["organizations:write"]
 }
 
 const security = (id: string, credentials: "none" | "session" | "both") =>
@@ -112,7 +116,7 @@ describe("the foundation's OpenAPI document", () => {
         expect((document.info as Json).version).toBe("1.0.0")
         const found = operations(document)
         expect(found.map(({ operation }) => operation.operationId).sort()).toEqual(
-          [...contractOperationIds, ...connectionOperationIds].sort()
+          [...contractOperationIds, ...connectionOperationIds, ...notesOperationIds].sort()
         )
         for (const { path, method, operation } of found) {
           const [expectedMethod, expectedPath] = routes[String(operation.operationId)] ?? []

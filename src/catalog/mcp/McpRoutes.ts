@@ -34,7 +34,8 @@ const noRoutes = makeRouteTable([])
 /** What a browser from an allowed origin needs to hear before it sends the POST. */
 const preflightHeaders = {
   "access-control-allow-methods": "POST",
-  "access-control-allow-headers": "content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
+  "access-control-allow-headers":
+    "content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id",
   "access-control-max-age": "600"
 }
 
@@ -99,8 +100,26 @@ const exchange = (
     }
   })
 
-const endpoint = (
-  build: () => Server,
+/**
+ * Which server answers a request, or the answer refusing it: the public servers always answer; a
+ * protected one (`/mcp/agent`) first authenticates the caller and answers 401 when it cannot.
+ */
+export type ServerForRequest = (
+  request: HttpServerRequest.HttpServerRequest
+) => Effect.Effect<Either.Either<() => Server, HttpServerResponse.HttpServerResponse>>
+
+/** The public servers: the same for everyone. */
+const publicServer =
+  (build: () => Server): ServerForRequest =>
+  () =>
+    Effect.succeed(Either.right(build))
+
+/**
+ * An MCP endpoint with the rules above; `serverFor` runs last, after the request passed them, so a
+ * protected server never authenticates a request the public ones would refuse.
+ */
+export const mcpEndpoint = (
+  serverFor: ServerForRequest,
   access: McpAccess,
   admission: CatalogAdmissionService
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
@@ -152,11 +171,14 @@ const endpoint = (
       parsed === undefined ? 1 : messageCount(parsed.body)
     )
     if (Either.isLeft(admitted)) return withCors(errorResponse(admitted.left))
+    // A protected server authenticates first: without a valid token the answer is its 401.
+    const server = yield* serverFor(request)
+    if (Either.isLeft(server)) return withCors(server.left)
     if (parsed === undefined) return withCors(parseError)
     // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid JSON-RPC).
     const url = `http://${headers.host ?? "localhost"}${request.url}`
     return withCors(
-      yield* Effect.catchAllCause(exchange(build, request, url, parsed.body), (cause) =>
+      yield* Effect.catchAllCause(exchange(server.right, request, url, parsed.body), (cause) =>
         causeResponse(cause, noRoutes)
       )
     )
@@ -196,7 +218,7 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
       tools: docsTools(catalog, search),
       resources: docsResources(catalog)
     })
-    yield* router.add("*", "/mcp", endpoint(catalogServer, access, admission))
-    yield* router.add("*", "/mcp/docs", endpoint(docsServer, access, admission))
+    yield* router.add("*", "/mcp", mcpEndpoint(publicServer(catalogServer), access, admission))
+    yield* router.add("*", "/mcp/docs", mcpEndpoint(publicServer(docsServer), access, admission))
   })
 )

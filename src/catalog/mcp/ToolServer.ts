@@ -6,13 +6,15 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
-  type Resource
+  type Resource,
+  type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import type { McpTool } from "./McpTool.js"
@@ -23,25 +25,42 @@ export interface McpResources {
   readonly read: (uri: string) => ReadResourceResult | undefined
 }
 
-export interface ToolServerOptions {
+/**
+ * A tool as a server calls it: with what the request carries (`Context`: nothing for the public
+ * catalog, the caller's credential for a protected server), answering at once or later.
+ */
+export interface ServedTool<Context> {
+  readonly definition: Tool
+  readonly call: (
+    args: Readonly<Record<string, unknown>> | undefined,
+    context: Context
+  ) => CallToolResult | Promise<CallToolResult>
+}
+
+export interface ToolServerOptions<Context = void> {
   readonly name: string
   readonly title: string
   readonly version: string
   /** Shown to the model by clients that pass server instructions on. */
   readonly instructions: string
-  readonly tools: ReadonlyArray<McpTool>
+  readonly tools: ReadonlyArray<McpTool | ServedTool<Context>>
   readonly resources?: McpResources
 }
 
-/** A factory of servers sharing the definitions computed once (JSON Schemas included). */
-export const makeToolServerFactory = (options: ToolServerOptions): (() => Server) => {
+/**
+ * A factory of servers sharing the definitions computed once (JSON Schemas included); each server
+ * hands its tools the `context` it was built with.
+ */
+export const makeToolServerFactory = <Context = void>(
+  options: ToolServerOptions<Context>
+): ((context: Context) => Server) => {
   const toolsByName = new Map(options.tools.map((tool) => [tool.definition.name, tool]))
   const definitions = options.tools.map((tool) => tool.definition)
   const resources = options.resources
   // Our servers never validate JSON Schemas (that is for elicitation), but each Server would build
   // its own Ajv instance, the costliest part of building one: all of them share this one.
   const jsonSchemaValidator = new AjvJsonSchemaValidator()
-  return () => {
+  return (context) => {
     const server = new Server(
       { name: options.name, title: options.title, version: options.version },
       {
@@ -60,7 +79,7 @@ export const makeToolServerFactory = (options: ToolServerOptions): (() => Server
           `Unknown tool "${request.params.name}"; tools/list names the tools: ${[...toolsByName.keys()].join(", ")}`
         )
       }
-      return tool.call(request.params.arguments)
+      return tool.call(request.params.arguments, context)
     })
     if (resources !== undefined) {
       server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...resources.list] }))

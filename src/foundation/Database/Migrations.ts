@@ -288,6 +288,29 @@ const oauth = Effect.gen(function* () {
   yield* sql`CREATE INDEX oauth_refresh_tokens_expiry_idx ON oauth_refresh_tokens (expires_at)`
 })
 
+/**
+ * The organization's notebook (catalog-extensions §12): notes saved by agents for a person, on an
+ * episode or one paragraph of its transcript. They go with their organization and their author;
+ * the client is kept as its id (client rows may be swept, the record of who wrote stays). The page
+ * index serves the list and the count behind the notebook's bound.
+ */
+const agentNotes = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE notes (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+      user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      client_id text NOT NULL,
+      episode_slug text NOT NULL,
+      paragraph_index integer CHECK (paragraph_index >= 0),
+      text text NOT NULL CHECK (char_length(text) BETWEEN 1 AND 2000),
+      created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now())
+    )`
+  yield* sql`CREATE INDEX notes_page_idx ON notes (organization_id, created_at, id)`
+  yield* sql`CREATE INDEX notes_user_idx ON notes (user_id)`
+})
+
 /** Every migration, by `<id>_<name>`; append new ones, never edit a released one. */
 export const migrations = {
   "1_initial_schema": initialSchema,
@@ -295,7 +318,8 @@ export const migrations = {
   "3_outbox_delivery_leases": outboxDeliveryLeases,
   "4_signing_keys": signingKeys,
   "5_api_tokens_by_creator": apiTokensByCreator,
-  "6_oauth": oauth
+  "6_oauth": oauth,
+  "7_agent_notes": agentNotes
 }
 
 const migrationsTable = "effect_sql_migrations"

@@ -41,3 +41,6 @@ export const connectionOperationIds = [
   "organizations.connections",
   "organizations.revokeConnection"
 ] as const
+
+/** The notebook's operations of catalog-extensions §12 (the agent session's notes, seen by people). */
+export const notesOperationIds = ["notes.list", "notes.delete"] as const

@@ -1,0 +1,313 @@
+// `/mcp/agent` through the real server, on PGlite and PostgreSQL: the OAuth challenge and RFC 9728
+// metadata, the tools and their annotations (the catalog's four are the same definitions as /mcp's),
+// the notebook as an agent and as people see it, scopes per tool, unknown episodes and paragraphs,
+// tokens of other resources refused both ways, revoked connections, and the Host/Origin rules.
+
+import { describe, expect, layer } from "@effect/vitest"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import * as Effect from "effect/Effect"
+import { backends } from "../foundation/support/Backends.js"
+import {
+  call,
+  createOrganization,
+  createToken,
+  join,
+  PUBLIC_ORIGIN,
+  signUpVerified
+} from "../foundation/support/FoundationClient.js"
+import { callApi, codeFlow, oauthWorld, registerPublic } from "../foundation/support/OAuthFlow.js"
+import { request } from "../support/TestServer.js"
+import {
+  AGENT_METADATA,
+  AGENT_RESOURCE,
+  agentServer,
+  agentToken,
+  callTool,
+  mcpClient,
+  rawMcp,
+  textOf
+} from "./support/AgentServer.js"
+
+interface NoteJson {
+  readonly id: string
+  readonly organizationId: string
+  readonly episodeSlug: string
+  readonly paragraphIndex: number | null
+  readonly text: string
+  readonly author: { readonly id: string; readonly name: string }
+  readonly clientId: string
+  readonly createdAt: string
+}
+interface NotePageJson {
+  readonly items: ReadonlyArray<NoteJson>
+  readonly nextCursor: string | null
+}
+
+const toolsOf = (client: Client) => Effect.promise(async () => (await client.listTools()).tools)
+
+/** An owner with an organization, and a write grant on it for /mcp/agent. */
+const ownerWithGrant = (label: string, scope = "organizations:read organizations:write") =>
+  Effect.gen(function* () {
+    const world = yield* oauthWorld
+    const owner = yield* signUpVerified(label)
+    const organization = yield* createOrganization(owner, `${label} Org`)
+    const grant = yield* agentToken(world, owner, organization.id, scope)
+    return { world, owner, organization, grant }
+  })
+
+for (const backend of backends) {
+  describe.skipIf(backend.skip)(`the agent session on ${backend.name}`, () => {
+    layer(agentServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
+      it.effect(
+        "without a valid token it answers 401 pointing at its RFC 9728 metadata, which names the foundation as authorization server",
+        () =>
+          Effect.gen(function* () {
+            const none = yield* rawMcp({})
+            expect(none.status).toBe(401)
+            expect(none.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${AGENT_METADATA}"`)
+            expect(JSON.parse(none.text)).toMatchObject({ defined: true, code: "UNAUTHORIZED", status: 401 })
+            const bogus = yield* rawMcp({ authorization: "Bearer foa_not-a-token" })
+            expect(bogus.status).toBe(401)
+            expect(bogus.headers.get("www-authenticate")).toContain(`resource_metadata="${AGENT_METADATA}"`)
+            expect(bogus.headers.get("www-authenticate")).toContain('error="invalid_token"')
+            const metadata = yield* request("/.well-known/oauth-protected-resource/mcp/agent")
+            expect(metadata.status).toBe(200)
+            expect(metadata.json).toMatchObject({
+              resource: AGENT_RESOURCE,
+              authorization_servers: [PUBLIC_ORIGIN],
+              scopes_supported: ["organizations:read", "organizations:write"],
+              bearer_methods_supported: ["header"]
+            })
+          })
+      )
+
+      it.scoped(
+        "lists the catalog's four tools exactly as /mcp does and the notebook's four with annotations that tell the truth",
+        () =>
+          Effect.gen(function* () {
+            const { grant } = yield* ownerWithGrant("lister")
+            const client = yield* mcpClient(grant.accessToken)
+            const tools = yield* toolsOf(client)
+            const byName = new Map(tools.map((tool) => [tool.name, tool]))
+            expect([...byName.keys()].sort()).toEqual(
+              [
+                "delete_note",
+                "get_episode",
+                "get_note",
+                "get_transcript",
+                "list_notes",
+                "save_note",
+                "search_episodes",
+                "search_transcripts"
+              ].sort()
+            )
+            const publicList = yield* request("/mcp", {
+              method: "POST",
+              headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+              body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+            })
+            const publicTools = (publicList.json as { result: { tools: ReadonlyArray<{ name: string }> } })
+              .result.tools
+            for (const tool of publicTools) expect(byName.get(tool.name)).toEqual(tool)
+            for (const tool of tools) {
+              expect(tool.outputSchema?.type, tool.name).toBe("object")
+              expect(tool.annotations?.openWorldHint, tool.name).toBe(false)
+            }
+            expect(byName.get("save_note")?.annotations).toMatchObject({
+              readOnlyHint: false,
+              destructiveHint: false,
+              idempotentHint: false
+            })
+            expect(byName.get("delete_note")?.annotations).toMatchObject({
+              readOnlyHint: false,
+              destructiveHint: true,
+              idempotentHint: true
+            })
+            for (const name of ["list_notes", "get_note"]) {
+              expect(byName.get(name)?.annotations, name).toMatchObject({
+                readOnlyHint: true,
+                idempotentHint: true
+              })
+            }
+          })
+      )
+
+      it.scoped(
+        "a note saved by an agent shows in list_notes, get_note and notes.list for the organization's members, not for anyone else; delete_note removes it",
+        () =>
+          Effect.gen(function* () {
+            const { owner, organization, grant } = yield* ownerWithGrant("notetaker")
+            const member = yield* join(owner, organization.id, "member")
+            const outsider = yield* signUpVerified("outsider")
+            yield* createOrganization(outsider, "Elsewhere")
+            const client = yield* mcpClient(grant.accessToken)
+
+            const saved = yield* callTool(client, "save_note", {
+              slug: "4",
+              paragraph_index: 0,
+              text: "The fog signal history is worth a follow-up."
+            })
+            expect(saved.isError ?? false).toBe(false)
+            const note = saved.structuredContent as unknown as NoteJson
+            expect(note).toMatchObject({
+              organizationId: organization.id,
+              episodeSlug: "4",
+              paragraphIndex: 0,
+              text: "The fog signal history is worth a follow-up.",
+              author: { id: owner.userId, name: "notetaker" },
+              clientId: grant.clientId
+            })
+            expect(textOf(saved)).toContain("The fog signal history")
+            const onEpisode = yield* callTool(client, "save_note", { slug: 3, text: "Logbooks." })
+            expect((onEpisode.structuredContent as unknown as NoteJson).paragraphIndex).toBeNull()
+
+            const listed = yield* callTool(client, "list_notes", { limit: 1 })
+            const firstPage = listed.structuredContent as unknown as NotePageJson
+            expect(firstPage.items.map((item) => item.id)).toEqual([note.id])
+            expect(firstPage.nextCursor).not.toBeNull()
+            const second = yield* callTool(client, "list_notes", { cursor: firstPage.nextCursor, limit: 1 })
+            expect((second.structuredContent as unknown as NotePageJson).items).toHaveLength(1)
+            const got = yield* callTool(client, "get_note", { id: note.id })
+            expect(got.structuredContent).toEqual(note)
+
+            const seenByMember = yield* call(`/organizations/${organization.id}/notes`, {
+              session: member.account.session
+            })
+            expect(seenByMember.status).toBe(200)
+            expect((seenByMember.json as NotePageJson).items.map((item) => item.id)).toContain(note.id)
+            expect((seenByMember.json as NotePageJson).items[0]).toEqual(note)
+            const seenByOutsider = yield* call(`/organizations/${organization.id}/notes`, {
+              session: outsider.session
+            })
+            expect(seenByOutsider.status).toBe(404)
+            const apiToken = yield* createToken(owner, organization.id, ["organizations:read"])
+            const byToken = yield* call(`/organizations/${organization.id}/notes`, { bearer: apiToken.token })
+            expect(byToken.status).toBe(200)
+
+            // A member may not delete someone else's note; the owner's agent may.
+            const byMember = yield* call(`/organizations/${organization.id}/notes/${note.id}`, {
+              method: "DELETE",
+              session: member.account.session
+            })
+            expect(byMember.status).toBe(403)
+            const deleted = yield* callTool(client, "delete_note", { id: note.id })
+            expect(deleted.structuredContent).toEqual({ id: note.id, deleted: true })
+            const again = yield* callTool(client, "get_note", { id: note.id })
+            expect(again.isError).toBe(true)
+            expect(textOf(again)).toContain(note.id)
+            const byOwner = yield* call(
+              `/organizations/${organization.id}/notes/${(onEpisode.structuredContent as unknown as NoteJson).id}`,
+              { method: "DELETE", session: owner.session }
+            )
+            expect(byOwner.status).toBe(200)
+            const empty = yield* call(`/organizations/${organization.id}/notes`, { session: owner.session })
+            expect((empty.json as NotePageJson).items).toEqual([])
+          })
+      )
+
+      it.scoped(
+        "a read-only grant reads the notebook, but save_note and delete_note name the missing scope and change nothing",
+        () =>
+          Effect.gen(function* () {
+            const { world, owner, organization, grant } = yield* ownerWithGrant("writer")
+            const reader = yield* agentToken(world, owner, organization.id, "organizations:read")
+            const writing = yield* mcpClient(grant.accessToken)
+            const kept = (yield* callTool(writing, "save_note", { slug: "2", text: "Kept." }))
+              .structuredContent as unknown as NoteJson
+            const client = yield* mcpClient(reader.accessToken)
+            const refused = yield* callTool(client, "save_note", { slug: "2", text: "Not saved." })
+            expect(refused.isError).toBe(true)
+            expect(textOf(refused)).toContain("organizations:write")
+            const notDeleted = yield* callTool(client, "delete_note", { id: kept.id })
+            expect(notDeleted.isError).toBe(true)
+            expect(textOf(notDeleted)).toContain("organizations:write")
+            const listed = (yield* callTool(client, "list_notes"))
+              .structuredContent as unknown as NotePageJson
+            expect(listed.items.map((item) => item.text)).toEqual(["Kept."])
+          })
+      )
+
+      it.scoped(
+        "a slug or paragraph that does not exist is a tool error naming it, and nothing is saved",
+        () =>
+          Effect.gen(function* () {
+            const { grant } = yield* ownerWithGrant("precise")
+            const client = yield* mcpClient(grant.accessToken)
+            const noEpisode = yield* callTool(client, "save_note", { slug: "99", text: "Nowhere." })
+            expect(noEpisode.isError).toBe(true)
+            expect(textOf(noEpisode)).toContain('"99"')
+            const noParagraph = yield* callTool(client, "save_note", {
+              slug: "4",
+              paragraph_index: 9999,
+              text: "Far."
+            })
+            expect(noParagraph.isError).toBe(true)
+            expect(textOf(noParagraph)).toContain("paragraph 9999")
+            const tooLong = yield* callTool(client, "save_note", { slug: "4", text: "x".repeat(2001) })
+            expect(tooLong.isError).toBe(true)
+            const empty = yield* callTool(client, "save_note", { slug: "4", text: "" })
+            expect(empty.isError).toBe(true)
+            const listed = (yield* callTool(client, "list_notes"))
+              .structuredContent as unknown as NotePageJson
+            expect(listed.items).toEqual([])
+          })
+      )
+
+      it.effect("tokens for /api/v1 are refused at /mcp/agent, and its tokens at /api/v1", () =>
+        Effect.gen(function* () {
+          const { world, owner, organization, grant } = yield* ownerWithGrant("crosser")
+          const client = yield* registerPublic(world)
+          const apiTokens = yield* codeFlow(world, owner, { client, organizationId: organization.id })
+          const apiAtAgent = yield* rawMcp({ authorization: `Bearer ${apiTokens.access_token}` })
+          expect(apiAtAgent.status).toBe(401)
+          expect(apiAtAgent.headers.get("www-authenticate")).toContain('error="invalid_token"')
+          const organizationToken = yield* createToken(owner, organization.id, ["organizations:read"])
+          const keyAtAgent = yield* rawMcp({ authorization: `Bearer ${organizationToken.token}` })
+          expect(keyAtAgent.status).toBe(401)
+          expect(keyAtAgent.headers.get("www-authenticate")).toContain(
+            `resource_metadata="${AGENT_METADATA}"`
+          )
+          const agentAtApi = yield* callApi(world, grant.accessToken, `/organizations/${organization.id}`)
+          expect(agentAtApi.status).toBe(401)
+          expect(agentAtApi.challenges[0]?.parameters.error).toBe("invalid_token")
+          expect(
+            (yield* callApi(world, apiTokens.access_token, `/organizations/${organization.id}`)).status
+          ).toBe(200)
+          expect((yield* rawMcp({ authorization: `Bearer ${grant.accessToken}` })).status).toBe(200)
+        })
+      )
+
+      it.effect("a revoked connection answers 401", () =>
+        Effect.gen(function* () {
+          const { owner, grant } = yield* ownerWithGrant("revoker")
+          expect((yield* rawMcp({ authorization: `Bearer ${grant.accessToken}` })).status).toBe(200)
+          const connections = (yield* call("/connections", { session: owner.session })).json as {
+            items: ReadonlyArray<{ id: string; resource: string }>
+          }
+          const connection = connections.items.find((item) => item.resource === AGENT_RESOURCE)
+          expect(connection).toBeDefined()
+          const ended = yield* call(`/connections/${connection?.id}`, {
+            method: "DELETE",
+            session: owner.session
+          })
+          expect(ended.status).toBe(200)
+          const after = yield* rawMcp({ authorization: `Bearer ${grant.accessToken}` })
+          expect(after.status).toBe(401)
+          expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"')
+        })
+      )
+
+      it.effect("the Host and Origin rules of /mcp apply before authentication, and GET is 405", () =>
+        Effect.gen(function* () {
+          const foreign = yield* rawMcp({ origin: "https://evil.example" })
+          expect(foreign.status).toBe(403)
+          expect(JSON.parse(foreign.text).message).toContain("MCP_ALLOWED_ORIGINS")
+          const rebound = yield* rawMcp({ host: "rebound.example" })
+          expect(rebound.status).toBe(403)
+          const get = yield* rawMcp({}, { method: "GET" })
+          expect(get.status).toBe(405)
+        })
+      )
+    })
+  })
+}

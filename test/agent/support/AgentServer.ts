@@ -1,0 +1,160 @@
+// The whole service (catalog over the fixture podcast, foundation on a fresh database) for the agent
+// session's tests, and the agent's side: OAuth tokens for `/mcp/agent` obtained through the code flow
+// (oauth4webapi, the person played with fetch), and the official MCP SDK client calling the tools.
+import { request as httpRequest } from "node:http"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import type * as Scope from "effect/Scope"
+import { ServerAddress } from "../../../src/http/NodeServer.js"
+import { freshPostgresDatabase } from "../../foundation/support/Backends.js"
+import {
+  type Account,
+  logLines,
+  PUBLIC_ORIGIN,
+  TestDatabaseUrl
+} from "../../foundation/support/FoundationClient.js"
+import { codeFlow, type OAuthWorld, registerPublic } from "../../foundation/support/OAuthFlow.js"
+import { buildFixtureSnapshot } from "../../support/CatalogTestServer.js"
+import { testServer } from "../../support/TestServer.js"
+
+export const AGENT_RESOURCE = `${PUBLIC_ORIGIN}/mcp/agent`
+export const AGENT_METADATA = `${PUBLIC_ORIGIN}/.well-known/oauth-protected-resource/mcp/agent`
+
+/** The service's log, kept where the foundation's helpers look for the outbox's messages. */
+const capturingLogger = Logger.make(({ message }) => {
+  const parts = Array.isArray(message) ? message : [message]
+  logLines.push(parts.map((part) => (typeof part === "string" ? part : JSON.stringify(part))).join(" "))
+})
+
+/** The service with both features, on the database `database` selects, with `env` on top. */
+export const agentServer = (
+  database: Effect.Effect<Record<string, string>, never, Scope.Scope>,
+  env: Record<string, string> = {}
+) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const catalogDir = yield* Effect.orDie(buildFixtureSnapshot())
+      const databaseEnv = yield* database
+      return testServer({
+        CATALOG_DIR: catalogDir,
+        PUBLIC_ORIGIN,
+        OUTBOX_POLL_MS: "50",
+        ...databaseEnv,
+        ...env
+      })
+    })
+  ).pipe(Layer.provide(Logger.replace(Logger.defaultLogger, capturingLogger)))
+
+/** The same on a fresh PostgreSQL database, with its URL for direct inspection. */
+export const postgresAgentServer = (env: Record<string, string> = {}) =>
+  Layer.unwrapScoped(
+    Effect.map(freshPostgresDatabase, ({ url }) =>
+      Layer.merge(
+        agentServer(Effect.succeed({ DATABASE_URL: url }), env),
+        Layer.succeed(TestDatabaseUrl, url)
+      )
+    )
+  )
+
+export interface AgentGrant {
+  readonly accessToken: string
+  readonly refreshToken: string | undefined
+  readonly clientId: string
+}
+
+/** A token for /mcp/agent: a new public client, `person` approves `organizationId` with `scope`. */
+export const agentToken = (world: OAuthWorld, person: Account, organizationId: string, scope: string) =>
+  Effect.gen(function* () {
+    const client = yield* registerPublic(world, "Notebook agent")
+    const tokens = yield* codeFlow(world, person, {
+      client,
+      organizationId,
+      extra: { resource: AGENT_RESOURCE, scope }
+    })
+    return {
+      accessToken: tokens.access_token,
+      refreshToken: tokens.refresh_token,
+      clientId: client.client_id
+    }
+  })
+
+/** An MCP SDK client connected to /mcp/agent with a bearer token, closed with the scope. */
+export const mcpClient = (accessToken: string) =>
+  Effect.acquireRelease(
+    Effect.flatMap(ServerAddress, (address) =>
+      Effect.promise(async () => {
+        const client = new Client({ name: "agent-test", version: "1.0.0" })
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${address.url}/mcp/agent`), {
+            requestInit: { headers: { authorization: `Bearer ${accessToken}` } }
+          })
+        )
+        return client
+      })
+    ),
+    (client) => Effect.promise(() => client.close())
+  )
+
+/** Calls a tool and returns its result as the SDK hands it back. */
+export const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  Effect.promise(async () => (await client.callTool({ name, arguments: args })) as CallToolResult)
+
+/** The text of a tool result's first block. */
+export const textOf = (result: CallToolResult): string => {
+  const [first] = result.content
+  return first?.type === "text" ? first.text : ""
+}
+
+/**
+ * A raw request to /mcp/agent through node:http (fetch will not send a Host or Origin of our
+ * choosing), a JSON-RPC tools/list POST unless told otherwise.
+ */
+export const rawMcp = (
+  headers: Record<string, string>,
+  options: { readonly method?: string; readonly body?: unknown } = {}
+) =>
+  Effect.flatMap(ServerAddress, (address) =>
+    Effect.promise(
+      () =>
+        new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
+          const body =
+            options.method === "GET"
+              ? undefined
+              : JSON.stringify(options.body ?? { jsonrpc: "2.0", id: 1, method: "tools/list" })
+          const req = httpRequest(
+            {
+              host: address.host,
+              port: address.port,
+              path: "/mcp/agent",
+              method: options.method ?? "POST",
+              headers: {
+                "content-type": "application/json",
+                accept: "application/json, text/event-stream",
+                ...headers
+              }
+            },
+            (res) => {
+              const chunks: Array<Buffer> = []
+              res.on("data", (chunk: Buffer) => chunks.push(chunk))
+              res.on("end", () => {
+                const answer = new Headers()
+                for (const [name, value] of Object.entries(res.headers)) {
+                  if (typeof value === "string") answer.set(name, value)
+                }
+                resolve({
+                  status: res.statusCode ?? 0,
+                  headers: answer,
+                  text: Buffer.concat(chunks).toString()
+                })
+              })
+            }
+          )
+          req.on("error", reject)
+          req.end(body)
+        })
+    )
+  )

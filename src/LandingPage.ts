@@ -70,6 +70,22 @@ const foundationSurfaces: ReadonlyArray<Surface> = [
     path: "/api/v1/openapi.json",
     title: "Foundation OpenAPI document",
     description: "The exact contract of the foundation API."
+  },
+  {
+    path: "/.well-known/oauth-authorization-server",
+    title: "OAuth 2.1 authorization server",
+    description: "Metadata for apps and agents that act for a person in one organization (RFC 8414)."
+  },
+  { path: "/sign-in", title: "Sign in", description: "Sign in to approve apps and answer invitations." }
+]
+
+/** Served when both features are: the agent session joins the catalog and the foundation. */
+const agentSurfaces: ReadonlyArray<Surface> = [
+  {
+    path: "/mcp/agent",
+    title: "Agent MCP server",
+    description:
+      "For an agent acting for a person (OAuth): the catalog's tools and the organization's notebook."
   }
 ]
 
@@ -88,6 +104,7 @@ const landingHtml = (features: LandingFeatures) =>
 and a service for accounts and organizations.</p>
 ${features.catalog && html`<h2>The catalog</h2>${surfaceList(catalogSurfaces)}`}
 ${features.foundation && html`<h2>Accounts and organizations</h2>${surfaceList(foundationSurfaces)}`}
+${features.catalog && features.foundation && html`<h2>Agents acting for people</h2>${surfaceList(agentSurfaces)}`}
 ${!features.catalog && !features.foundation && html`<p>This instance serves no API.</p>`}`
     },
     { personal: false, headers: { vary: "Accept" } }
@@ -100,7 +117,8 @@ const landingJson = (features: LandingFeatures) => {
     {
       service: "Podcast platform",
       catalog: features.catalog ? index(catalogSurfaces) : null,
-      foundation: features.foundation ? { base: "/api/v1", surfaces: index(foundationSurfaces) } : null
+      foundation: features.foundation ? { base: "/api/v1", surfaces: index(foundationSurfaces) } : null,
+      agent: features.catalog && features.foundation ? index(agentSurfaces) : null
     },
     { headers: { "cache-control": "no-cache", vary: "Accept", "x-content-type-options": "nosniff" } }
   )

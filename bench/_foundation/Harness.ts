@@ -58,7 +58,7 @@ export interface Server {
 }
 
 /** User + system CPU seconds a process has used so far (Linux `/proc/<pid>/stat`, 100 ticks a second). */
-const cpuSeconds = (pid: number): number => {
+export const cpuSeconds = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
@@ -146,8 +146,14 @@ export interface BenchContext {
   ) => Promise<{ json: Record<string, unknown>; headers: Headers }>
 }
 
-/** Runs `body` with a fresh database and the service started on it; removes both afterwards. */
-export const withBenchDatabase = async (body: (context: BenchContext) => Promise<void>) => {
+/**
+ * Runs `body` with a fresh database and the service started on it (catalog off unless `serviceEnv`
+ * says otherwise); removes both afterwards.
+ */
+export const withBenchDatabase = async (
+  body: (context: BenchContext) => Promise<void>,
+  serviceEnv: Record<string, string> = {}
+) => {
   const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
   if (!baseUrl) {
     console.error(
@@ -170,7 +176,8 @@ export const withBenchDatabase = async (body: (context: BenchContext) => Promise
       PORT: String(servicePort),
       CATALOG_ENABLED: "false",
       PUBLIC_ORIGIN: ORIGIN,
-      CREDENTIAL_RATE_LIMIT: String(RATE_LIMIT)
+      CREDENTIAL_RATE_LIMIT: String(RATE_LIMIT),
+      ...serviceEnv
     }
     const serviceProcess = await startProcess(["src/main.ts"], env, "Listening on")
     children.push(serviceProcess)

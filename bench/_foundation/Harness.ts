@@ -147,12 +147,12 @@ export interface BenchContext {
 }
 
 /**
- * Runs `body` with a fresh database and the service started on it (with `env` beside the usual
- * settings); removes both afterwards.
+ * Runs `body` with a fresh database and the service started on it (catalog off unless `serviceEnv`
+ * says otherwise); removes both afterwards.
  */
 export const withBenchDatabase = async (
   body: (context: BenchContext) => Promise<void>,
-  env: Record<string, string> = {}
+  serviceEnv: Record<string, string> = {}
 ) => {
   const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
   if (!baseUrl) {
@@ -171,15 +171,15 @@ export const withBenchDatabase = async (
   const children: Array<ChildProcess> = []
   try {
     const servicePort = await freePort()
-    const serviceEnv = {
-      ...env,
+    const env = {
       DATABASE_URL: databaseUrl,
       PORT: String(servicePort),
       CATALOG_ENABLED: "false",
       PUBLIC_ORIGIN: ORIGIN,
-      CREDENTIAL_RATE_LIMIT: String(RATE_LIMIT)
+      CREDENTIAL_RATE_LIMIT: String(RATE_LIMIT),
+      ...serviceEnv
     }
-    const serviceProcess = await startProcess(["src/main.ts"], serviceEnv, "Listening on")
+    const serviceProcess = await startProcess(["src/main.ts"], env, "Listening on")
     children.push(serviceProcess)
     const service = { url: `http://127.0.0.1:${servicePort}`, pid: serviceProcess.pid ?? 0 }
     const post = async (path: string, json: unknown, cookie?: string) => {

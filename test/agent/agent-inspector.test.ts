@@ -1,0 +1,157 @@
+// The MCP Inspector's command line (the pinned devDependency, run from node_modules/.bin, no network)
+// against the real server with a token from the OAuth code flow: the README's commands, read from it and run.
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, layer } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { ServerAddress } from "../../src/http/NodeServer.js"
+import { backends } from "../foundation/support/Backends.js"
+import { call, createOrganization, signUpVerified } from "../foundation/support/FoundationClient.js"
+import { oauthWorld } from "../foundation/support/OAuthFlow.js"
+import { agentServer, agentToken } from "./support/AgentServer.js"
+
+const inspectorBin = join(import.meta.dirname, "../../node_modules/.bin/inspector")
+
+/**
+ * Runs the Inspector with `args` asynchronously (the server answers from this process), with a home
+ * folder of its own so its catalog and OAuth state files stay out of the real one.
+ */
+const inspector = (args: ReadonlyArray<string>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "inspector-home-"))),
+    (home) =>
+      Effect.async<{ code: number; stdout: string; stderr: string }>((resume) => {
+        const child = execFile(
+          inspectorBin,
+          [...args],
+          { env: { ...process.env, HOME: home, NO_COLOR: "1" }, timeout: 60_000 },
+          (error, stdout, stderr) => {
+            const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1
+            resume(Effect.succeed({ code, stdout, stderr }))
+          }
+        )
+        return Effect.sync(() => child.kill())
+      }),
+    (home) => Effect.sync(() => rmSync(home, { recursive: true, force: true }))
+  )
+
+const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8")
+const pinned = (
+  JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as {
+    devDependencies: Record<string, string>
+  }
+).devDependencies["@modelcontextprotocol/inspector"]
+const readmePrefix = `npx -y @modelcontextprotocol/inspector@${pinned} --cli http://127.0.0.1:8080/mcp/agent `
+
+/**
+ * The README's Inspector commands for /mcp/agent as argument lists (continuation lines joined, shell
+ * words split and unquoted), with the server's address and the token in place of its placeholders.
+ */
+const readmeCommands = (url: string, accessToken: string): ReadonlyArray<ReadonlyArray<string>> =>
+  readme
+    .replace(/\\\n\s*/g, "")
+    .split("\n")
+    .filter((line) => line.startsWith(readmePrefix))
+    .map((line) =>
+      (line.match(/(?:[^\s"]+|"[^"]*")+/g) ?? [])
+        .slice(3)
+        .map((word) =>
+          word.replaceAll('"', "").replace("http://127.0.0.1:8080", url).replace("$ACCESS_TOKEN", accessToken)
+        )
+    )
+
+const [pglite] = backends
+
+describe("the MCP Inspector CLI on /mcp/agent", () => {
+  layer(agentServer(pglite?.database ?? Effect.dieMessage("no backend")), {
+    timeout: 180_000,
+    excludeTestServices: true
+  })((it) => {
+    it.effect(
+      "the README's commands, with a token from the code flow, list the eight tools, save a note and list it back, and the note is in notes.list",
+      () =>
+        Effect.gen(function* () {
+          const address = yield* ServerAddress
+          const world = yield* oauthWorld
+          const owner = yield* signUpVerified("inspector")
+          const organization = yield* createOrganization(owner, "Inspector Org")
+          const grant = yield* agentToken(
+            world,
+            owner,
+            organization.id,
+            "organizations:read organizations:write"
+          )
+
+          const [listCommand, saveCommand, notesCommand, ...more] = readmeCommands(
+            address.url,
+            grant.accessToken
+          )
+          expect(more).toEqual([])
+          expect(listCommand).toEqual([
+            "--cli",
+            `${address.url}/mcp/agent`,
+            "--transport",
+            "http",
+            "--header",
+            `Authorization: Bearer ${grant.accessToken}`,
+            "--method",
+            "tools/list"
+          ])
+
+          const listed = yield* inspector(listCommand ?? [])
+          expect(listed.code, listed.stderr).toBe(0)
+          const tools = (JSON.parse(listed.stdout) as { tools: ReadonlyArray<{ name: string }> }).tools
+          expect(tools.map((tool) => tool.name).sort()).toEqual([
+            "delete_note",
+            "get_episode",
+            "get_note",
+            "get_transcript",
+            "list_notes",
+            "save_note",
+            "search_episodes",
+            "search_transcripts"
+          ])
+
+          expect(saveCommand?.slice(6)).toEqual([
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "save_note",
+            "--tool-arg",
+            "slug=4",
+            "--tool-arg",
+            "text=Follow up on this"
+          ])
+          const saved = yield* inspector(saveCommand ?? [])
+          expect(saved.code, saved.stdout + saved.stderr).toBe(0)
+          const savedResult = JSON.parse(saved.stdout) as {
+            isError?: boolean
+            structuredContent: { id: string; episodeSlug: string; text: string }
+          }
+          expect(savedResult.isError ?? false).toBe(false)
+          expect(savedResult.structuredContent).toMatchObject({ episodeSlug: "4", text: "Follow up on this" })
+
+          expect(notesCommand?.slice(6)).toEqual(["--method", "tools/call", "--tool-name", "list_notes"])
+          const notes = yield* inspector(notesCommand ?? [])
+          expect(notes.code, notes.stderr).toBe(0)
+          const page = (
+            JSON.parse(notes.stdout) as {
+              structuredContent: { items: ReadonlyArray<{ id: string; text: string }> }
+            }
+          ).structuredContent
+          expect(page.items.map((item) => item.id)).toEqual([savedResult.structuredContent.id])
+
+          const seen = yield* call(`/organizations/${organization.id}/notes`, { session: owner.session })
+          expect(
+            (seen.json as { items: ReadonlyArray<{ id: string }> }).items.map((item) => item.id)
+          ).toEqual([savedResult.structuredContent.id])
+          // The token is a secret: the Inspector's output must not echo it back.
+          for (const run of [listed, saved, notes]) {
+            expect(run.stdout + run.stderr).not.toContain(grant.accessToken)
+          }
+        })
+    )
+  })
+})

@@ -149,43 +149,51 @@ describe("the database edge", () => {
     })
   )
 
-  it.live("a housekeeping pass that meets a wrong query logs it as an error with its cause", () =>
-    Effect.gen(function* () {
-      const dir = yield* freshDataDir
-      const lines: Array<{ level: LogLevel.LogLevel; text: string; cause: Cause.Cause<unknown> }> = []
-      const capture = Logger.make(({ logLevel, message, cause }) => {
-        lines.push({ level: logLevel, text: String(message), cause })
-      })
-      // A database without the schema: every delete names a table that does not exist.
-      yield* housekeepingPass.pipe(
-        Effect.provide(layerClient.pipe(Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")))),
-        Effect.provide(configured({ DATA_DIR: dir })),
-        Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
-        Logger.withMinimumLogLevel(LogLevel.All)
-      )
-      expect(lines.map((line) => [line.level.label, line.text])).toEqual([["ERROR", "Housekeeping failed"]])
-      const defect = lines[0] === undefined ? undefined : Cause.squash(lines[0].cause)
-      expect(defect).toBeInstanceOf(SqlError)
-      expect(Cause.isDie(lines[0]?.cause ?? Cause.empty)).toBe(true)
-      expect(lines.some((line) => line.text.includes("unavailable"))).toBe(false)
-    }).pipe(Effect.scoped)
+  it.live(
+    "a housekeeping pass that meets a wrong query logs it as an error with its cause",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* freshDataDir
+        const lines: Array<{ level: LogLevel.LogLevel; text: string; cause: Cause.Cause<unknown> }> = []
+        const capture = Logger.make(({ logLevel, message, cause }) => {
+          lines.push({ level: logLevel, text: String(message), cause })
+        })
+        // A database without the schema: every delete names a table that does not exist.
+        yield* housekeepingPass.pipe(
+          Effect.provide(layerClient.pipe(Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")))),
+          Effect.provide(configured({ DATA_DIR: dir })),
+          Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
+          Logger.withMinimumLogLevel(LogLevel.All)
+        )
+        expect(lines.map((line) => [line.level.label, line.text])).toEqual([["ERROR", "Housekeeping failed"]])
+        const defect = lines[0] === undefined ? undefined : Cause.squash(lines[0].cause)
+        expect(defect).toBeInstanceOf(SqlError)
+        expect(Cause.isDie(lines[0]?.cause ?? Cause.empty)).toBe(true)
+        expect(lines.some((line) => line.text.includes("unavailable"))).toBe(false)
+      }).pipe(Effect.scoped),
+    // A fresh embedded database and every migration: slow on a loaded machine.
+    120_000
   )
 
-  it.live("the same pass on a migrated database succeeds and logs nothing", () =>
-    Effect.gen(function* () {
-      const dir = yield* freshDataDir
-      const lines: Array<string> = []
-      const capture = Logger.make(({ message }) => {
-        lines.push(String(message))
-      })
-      yield* Effect.gen(function* () {
-        yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`)
-        yield* housekeepingPass.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture)))
-      }).pipe(
-        Effect.provide(layerDatabase.pipe(Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")))),
-        Effect.provide(configured({ DATA_DIR: dir }))
-      )
-      expect(lines).toEqual([])
-    }).pipe(Effect.scoped)
+  it.live(
+    "the same pass on a migrated database succeeds and logs nothing",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* freshDataDir
+        const lines: Array<string> = []
+        const capture = Logger.make(({ message }) => {
+          lines.push(String(message))
+        })
+        yield* Effect.gen(function* () {
+          yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`)
+          yield* housekeepingPass.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture)))
+        }).pipe(
+          Effect.provide(layerDatabase.pipe(Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")))),
+          Effect.provide(configured({ DATA_DIR: dir }))
+        )
+        expect(lines).toEqual([])
+      }).pipe(Effect.scoped),
+    // A fresh embedded database and every migration: slow on a loaded machine.
+    120_000
   )
 })

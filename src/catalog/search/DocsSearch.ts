@@ -49,31 +49,41 @@ const coverage = (matches: ReadonlyArray<TermMatch>, idf: ReadonlyMap<string, nu
   return total
 }
 
+/** The start of the window of `matches` that holds most of the query (the earliest of equals), and how much. */
+const bestWindow = (matches: ReadonlyArray<TermMatch>, idf: ReadonlyMap<string, number>) => {
+  let anchor = matches[0]?.start ?? 0
+  let score = -1
+  for (const match of matches) {
+    const reached = matches.filter((m) => m.start >= match.start && m.end <= match.start + snippetReach)
+    const covered = coverage(reached, idf)
+    if (covered > score) {
+      anchor = match.start
+      score = covered
+    }
+  }
+  return { anchor, score }
+}
+
 /**
- * The snippet of a page for a query: its paragraph that holds most of the query, and in it the
- * window that does (the earliest of equals), so the words a reader searched for are in view.
+ * The snippet of a page for a query: the window of a paragraph that holds most of the query (the
+ * words a reader searched for, in view together), then the paragraph that holds most of it, then
+ * the earliest.
  */
 const passageOf = (page: DocPage, terms: ReadonlyArray<string>, idf: ReadonlyMap<string, number>) => {
-  let best: { text: string; matches: Array<TermMatch>; score: number } | undefined
+  let best:
+    | { text: string; matches: Array<TermMatch>; anchor: number; window: number; whole: number }
+    | undefined
   for (const text of page.text.split(/\n\s*\n/)) {
     const matches = matchesIn(text, terms)
     if (matches.length === 0) continue
-    const score = coverage(matches, idf)
-    if (best === undefined || score > best.score) best = { text, matches, score }
-  }
-  if (best === undefined) return snippetAround(page.text, [], 0).snippet
-  const { text, matches } = best
-  let anchor = matches[0]?.start ?? 0
-  let anchorScore = -1
-  for (const match of matches) {
-    const reached = matches.filter((m) => m.start >= match.start && m.end <= match.start + snippetReach)
-    const score = coverage(reached, idf)
-    if (score > anchorScore) {
-      anchor = match.start
-      anchorScore = score
+    const { anchor, score: window } = bestWindow(matches, idf)
+    const whole = coverage(matches, idf)
+    if (best === undefined || window > best.window || (window === best.window && whole > best.whole)) {
+      best = { text, matches, anchor, window, whole }
     }
   }
-  return snippetAround(text, matches, anchor).snippet
+  if (best === undefined) return snippetAround(page.text, [], 0).snippet
+  return snippetAround(best.text, best.matches, best.anchor).snippet
 }
 
 export const makeDocsSearch = (

@@ -4,8 +4,10 @@
 // by its slug only (the agent feature checks it against the catalog before saving).
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as Schema from "effect/Schema"
+import { characters, documented } from "../../http/OpenApiDocument.js"
 import { Timestamp } from "../Domain/Common.js"
 import { Id, OrganizationId, UserId } from "../Domain/Ids.js"
+import { Text } from "../Domain/Text.js"
 
 export const NoteId = Id.pipe(Schema.brand("NoteId"))
 export type NoteId = typeof NoteId.Type
@@ -13,19 +15,22 @@ export type NoteId = typeof NoteId.Type
 /** The bounds of a note's text (§12). */
 export const noteTextBounds = { minimum: 1, maximum: 2000 } as const
 
-export const NoteText = Schema.String.pipe(
+export const NoteText = Text.pipe(
   Schema.minLength(noteTextBounds.minimum),
   Schema.maxLength(noteTextBounds.maximum)
-).annotations({ description: `The note, ${noteTextBounds.minimum} to ${noteTextBounds.maximum} characters.` })
+).pipe(documented("Note text", `The note: ${characters(noteTextBounds.minimum, noteTextBounds.maximum)}.`))
 
 /** An episode's slug as the catalog writes it: its number as text, negative for bonus episodes. */
 export const EpisodeSlug = Schema.String.pipe(Schema.pattern(/^-?[0-9]{1,9}$/)).annotations({
   description: "The episode's slug: its number as text, negative for bonus episodes."
 })
 
-export const ParagraphIndex = Schema.Int.pipe(Schema.between(0, 1_000_000)).annotations({
-  description: "The index of a paragraph of the episode's transcript (from 0)."
-})
+export const ParagraphIndex = Schema.Int.pipe(Schema.between(0, 1_000_000)).pipe(
+  documented(
+    "Paragraph index",
+    "The index of a paragraph of the episode's transcript: an integer from 0 to 1000000."
+  )
+)
 
 export class Note extends Schema.Class<Note>("Note")({
   id: NoteId,

@@ -313,7 +313,8 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
               clientId: row.clientId,
               organizationId: row.organizationId,
               scopes: row.scopes,
-              actsFor: row.userId
+              actsFor: row.userId,
+              actsForRole: row.actsForRole
             },
             resource: row.resource
           })

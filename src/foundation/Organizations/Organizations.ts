@@ -83,7 +83,7 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
     /** Any member's session, or a token of this organization with `organizations:read`. */
     const get = traced("Organizations.get", (principal: Principal, organizationId: OrganizationId) =>
       Effect.gen(function* () {
-        yield* access.authorize(principal, organizationId, "organizations:read", anyRole)
+        yield* access.authorizeRead(principal, organizationId, "organizations:read", anyRole)
         const organization = yield* repo.findById(organizationId)
         if (Option.isNone(organization)) return yield* new OrganizationNotFound()
         return organization.value

@@ -3,7 +3,7 @@
 // endpoints). Bearer credentials (API tokens, OAuth access tokens) act for a person: `actsFor` is whose
 // current membership and role bound what they may do (extensions §5, §8).
 import * as Context from "effect/Context"
-import type { Scope } from "../Domain/Common.js"
+import type { Role, Scope } from "../Domain/Common.js"
 import type { GrantId, OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
 
 /** A signed-in person (the session cookie). */
@@ -23,6 +23,8 @@ export interface ApiKeyPrincipal {
   readonly scopes: ReadonlyArray<Scope>
   /** The token's creator. */
   readonly actsFor: UserId
+  /** Their role in the organization, read with the token (null: no longer a member). */
+  readonly actsForRole: Role | null
 }
 
 /** A delegated OAuth access token: one grant (connection) of a client, for the person who approved it. */
@@ -35,6 +37,8 @@ export interface OAuthPrincipal {
   readonly scopes: ReadonlyArray<Scope>
   /** The person who approved the grant. */
   readonly actsFor: UserId
+  /** Their role in the organization, read with the token (null: no longer a member). */
+  readonly actsForRole: Role | null
 }
 
 export type Principal = SessionPrincipal | ApiKeyPrincipal | OAuthPrincipal

@@ -1,10 +1,16 @@
 // The rules of organizations: creation (extensions §2), reading, the optimistic-concurrency update
-// (base contract §4) and switching the session's active organization.
+// (base contract §4), switching the session's active organization, and who a credential is.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Sessions } from "../Accounts/Sessions.js"
 import { Transactions } from "../Database/DatabaseEdge.js"
-import { OrganizationNotFound, StaleVersion } from "../Domain/Errors.js"
+import {
+  ApiKeyCredentialContext,
+  type CredentialContext,
+  OAuthCredentialContext,
+  SessionCredentialContext
+} from "../Domain/CredentialContext.js"
+import { OrganizationNotFound, StaleVersion, Unauthenticated } from "../Domain/Errors.js"
 import { MemberId, OrganizationId } from "../Domain/Ids.js"
 import { Slug } from "../Domain/Organization.js"
 import type { Principal, SessionPrincipal } from "../Security/Principal.js"
@@ -128,6 +134,52 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
         })
     )
 
-    return { create, get, update, switchTo, listForUser: repo.listForUser }
+    /** The organization a token is bound to; it cannot be missing (tokens go with their organization). */
+    const boundOrganization = (organizationId: OrganizationId) =>
+      Effect.flatMap(repo.nameOf(organizationId), (name) =>
+        Option.match(name, {
+          onNone: () => Effect.fail(new Unauthenticated()),
+          onSome: (name) => Effect.succeed({ id: organizationId, name })
+        })
+      )
+
+    /** Who the calling credential is (`context.credential`). */
+    const credentialContext = (principal: Principal) => {
+      switch (principal.kind) {
+        case "session":
+          return Effect.map(
+            repo.summariesForUser(principal.userId),
+            (organizations): CredentialContext =>
+              new SessionCredentialContext({
+                principalKind: "session",
+                activeOrganizationId: principal.activeOrganizationId,
+                organizations
+              })
+          )
+        case "apiKey":
+          return Effect.map(
+            boundOrganization(principal.organizationId),
+            (organization): CredentialContext =>
+              new ApiKeyCredentialContext({
+                principalKind: "apiKey",
+                organization,
+                grantedScopes: principal.scopes
+              })
+          )
+        case "oauth":
+          return Effect.map(
+            boundOrganization(principal.organizationId),
+            (organization): CredentialContext =>
+              new OAuthCredentialContext({
+                principalKind: "oauth",
+                organization,
+                grantedScopes: principal.scopes,
+                clientId: principal.clientId
+              })
+          )
+      }
+    }
+
+    return { create, get, update, switchTo, credentialContext, listForUser: repo.listForUser }
   })
 }) {}

@@ -13,6 +13,7 @@ import { Transactions } from "../Database/DatabaseEdge.js"
 import type { Scope } from "../Domain/Common.js"
 import { GrantId, type OrganizationId, type UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
+import { boundOrganization } from "../Organizations/BoundOrganization.js"
 import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import type { OAuthPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
@@ -314,7 +315,8 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
               organizationId: row.organizationId,
               scopes: row.scopes,
               actsFor: row.userId,
-              actsForRole: row.actsForRole
+              actsForRole: row.actsForRole,
+              organization: boundOrganization(row)
             },
             resource: row.resource
           })

@@ -10,7 +10,7 @@ import {
   OAuthCredentialContext,
   SessionCredentialContext
 } from "../Domain/CredentialContext.js"
-import { OrganizationNotFound, StaleVersion, Unauthenticated } from "../Domain/Errors.js"
+import { OrganizationNotFound, StaleVersion } from "../Domain/Errors.js"
 import { MemberId, OrganizationId } from "../Domain/Ids.js"
 import { Slug } from "../Domain/Organization.js"
 import type { Principal, SessionPrincipal } from "../Security/Principal.js"
@@ -90,6 +90,8 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
     const get = traced("Organizations.get", (principal: Principal, organizationId: OrganizationId) =>
       Effect.gen(function* () {
         yield* access.authorizeRead(principal, organizationId, "organizations:read", anyRole)
+        // A bearer credential may read only its own organization, which came with it.
+        if (principal.kind !== "session") return principal.organization
         const organization = yield* repo.findById(organizationId)
         if (Option.isNone(organization)) return yield* new OrganizationNotFound()
         return organization.value
@@ -134,15 +136,6 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
         })
     )
 
-    /** The organization a token is bound to; it cannot be missing (tokens go with their organization). */
-    const boundOrganization = (organizationId: OrganizationId) =>
-      Effect.flatMap(repo.nameOf(organizationId), (name) =>
-        Option.match(name, {
-          onNone: () => Effect.fail(new Unauthenticated()),
-          onSome: (name) => Effect.succeed({ id: organizationId, name })
-        })
-      )
-
     /** Who the calling credential is (`context.credential`). */
     const credentialContext = (principal: Principal) => {
       switch (principal.kind) {
@@ -157,25 +150,21 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
               })
           )
         case "apiKey":
-          return Effect.map(
-            boundOrganization(principal.organizationId),
-            (organization): CredentialContext =>
-              new ApiKeyCredentialContext({
-                principalKind: "apiKey",
-                organization,
-                grantedScopes: principal.scopes
-              })
+          return Effect.succeed<CredentialContext>(
+            new ApiKeyCredentialContext({
+              principalKind: "apiKey",
+              organization: { id: principal.organizationId, name: principal.organization.name },
+              grantedScopes: principal.scopes
+            })
           )
         case "oauth":
-          return Effect.map(
-            boundOrganization(principal.organizationId),
-            (organization): CredentialContext =>
-              new OAuthCredentialContext({
-                principalKind: "oauth",
-                organization,
-                grantedScopes: principal.scopes,
-                clientId: principal.clientId
-              })
+          return Effect.succeed<CredentialContext>(
+            new OAuthCredentialContext({
+              principalKind: "oauth",
+              organization: { id: principal.organizationId, name: principal.organization.name },
+              grantedScopes: principal.scopes,
+              clientId: principal.clientId
+            })
           )
       }
     }

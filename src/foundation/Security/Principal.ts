@@ -5,6 +5,7 @@
 import * as Context from "effect/Context"
 import type { Role, Scope } from "../Domain/Common.js"
 import type { GrantId, OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
+import type { Organization } from "../Domain/Organization.js"
 
 /** A signed-in person (the session cookie). */
 export interface SessionPrincipal {
@@ -25,6 +26,8 @@ export interface ApiKeyPrincipal {
   readonly actsFor: UserId
   /** Their role in the organization, read with the token (null: no longer a member). */
   readonly actsForRole: Role | null
+  /** The organization the credential is bound to, as read with the token. */
+  readonly organization: Organization
 }
 
 /** A delegated OAuth access token: one grant (connection) of a client, for the person who approved it. */
@@ -39,6 +42,8 @@ export interface OAuthPrincipal {
   readonly actsFor: UserId
   /** Their role in the organization, read with the token (null: no longer a member). */
   readonly actsForRole: Role | null
+  /** The organization the credential is bound to, as read with the token. */
+  readonly organization: Organization
 }
 
 export type Principal = SessionPrincipal | ApiKeyPrincipal | OAuthPrincipal

@@ -11,6 +11,11 @@ import { keysetCondition, readPage } from "../Database/KeysetPage.js"
 import { type PageRequest, Role, Scope } from "../Domain/Common.js"
 import { TokenNotFound } from "../Domain/Errors.js"
 import { OrganizationId, TokenId, UserId } from "../Domain/Ids.js"
+import {
+  BoundOrganizationFields,
+  boundOrganization,
+  boundOrganizationColumns
+} from "../Organizations/BoundOrganization.js"
 import type { ApiKeyPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
 import { traced } from "../Traced.js"
@@ -42,6 +47,7 @@ const TokenRow = Schema.Struct({
   scopes: Schema.Array(Scope),
   createdBy: UserId,
   actsForRole: Schema.NullOr(Role),
+  ...BoundOrganizationFields,
   stale: Schema.Boolean
 })
 
@@ -97,15 +103,16 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
         SELECT t.id, t.organization_id, t.scopes, t.created_by,
           (SELECT m.role FROM members m
             WHERE m.user_id = t.created_by AND m.organization_id = t.organization_id) AS acts_for_role,
+          ${sql.literal(boundOrganizationColumns)},
           (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
-        FROM api_tokens t
+        FROM api_tokens t JOIN organizations o ON o.id = t.organization_id
         WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now()
           AND t.created_by IS NOT NULL`
     })
 
     /**
-     * The live token, if any, with its creator's current role (one statement, so a read needs no
-     * other query to check it); records its use at most once a minute. A token whose creator's
+     * The live token, if any, with its creator's current role and its organization (one statement,
+     * so a read of that organization needs no other query); records its use at most once a minute. A token whose creator's
      * account is gone acts for no one, so it is no token.
      */
     const authenticate = repositoryCall("ApiTokens.authenticate", (token: string) =>
@@ -120,7 +127,8 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
           organizationId: row.organizationId,
           scopes: row.scopes,
           actsFor: row.createdBy,
-          actsForRole: row.actsForRole
+          actsForRole: row.actsForRole,
+          organization: boundOrganization(row)
         })
       })
     )

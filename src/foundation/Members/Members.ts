@@ -34,7 +34,7 @@ export class Members extends Effect.Service<Members>()("Members", {
       "Members.list",
       (session: SessionPrincipal, organizationId: OrganizationId, page: PageRequest) =>
         Effect.zipRight(
-          access.memberRole(session, organizationId),
+          access.readRole(session, organizationId),
           readPage(
             page,
             (after, limit) => repo.page(organizationId, after, limit),

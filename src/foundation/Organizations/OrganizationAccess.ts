@@ -41,6 +41,18 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
         })
       )
 
+    /**
+     * For reads: the session user's role as read with the session, in this request's first
+     * statement (a read has nothing to lock); 404 when not a member.
+     */
+    const readRole = (
+      session: SessionPrincipal,
+      organizationId: OrganizationId
+    ): Effect.Effect<Role, OrganizationNotFound> => {
+      const found = session.memberships.find((membership) => membership.organizationId === organizationId)
+      return found === undefined ? Effect.fail(new OrganizationNotFound()) : Effect.succeed(found.role)
+    }
+
     /** The session user's role in the organization; 404 when not a member. */
     const memberRole = (
       session: SessionPrincipal,
@@ -125,7 +137,9 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
       | DatabaseUnavailable
     > =>
       principal.kind === "session"
-        ? Effect.asVoid(requireRole(principal, organizationId, roles))
+        ? Effect.flatMap(readRole(principal, organizationId), (role) =>
+            roles.includes(role) ? Effect.void : Effect.fail(new RoleNotPermitted())
+          )
         : Effect.zipRight(
             bearerBoundTo(principal, organizationId, scope),
             delegatorRoleIn(principal.actsForRole, roles)
@@ -158,6 +172,6 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
       )
     }
 
-    return { memberRole, membership, requireRole, authorize, authorizeRead }
+    return { memberRole, membership, requireRole, readRole, authorize, authorizeRead }
   })
 }) {}

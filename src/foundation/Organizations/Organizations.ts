@@ -140,14 +140,16 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
     const credentialContext = (principal: Principal) => {
       switch (principal.kind) {
         case "session":
-          return Effect.map(
-            repo.summariesForUser(principal.userId),
-            (organizations): CredentialContext =>
-              new SessionCredentialContext({
-                principalKind: "session",
-                activeOrganizationId: principal.activeOrganizationId,
-                organizations
-              })
+          return Effect.succeed<CredentialContext>(
+            new SessionCredentialContext({
+              principalKind: "session",
+              activeOrganizationId: principal.activeOrganizationId,
+              organizations: principal.memberships.map(({ organizationId, name, role }) => ({
+                id: organizationId,
+                name,
+                role
+              }))
+            })
           )
         case "apiKey":
           return Effect.succeed<CredentialContext>(

@@ -4,7 +4,7 @@
 // current membership and role bound what they may do (extensions §5, §8).
 import * as Context from "effect/Context"
 import type { Role, Scope } from "../Domain/Common.js"
-import type { GrantId, OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
+import type { GrantId, MemberId, OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
 import type { Organization } from "../Domain/Organization.js"
 
 /** A signed-in person (the session cookie). */
@@ -14,6 +14,19 @@ export interface SessionPrincipal {
   readonly userId: UserId
   /** The organization the session works in, when it still belongs to it. */
   readonly activeOrganizationId: OrganizationId | null
+  /**
+   * The user's memberships as read with the session, in the order they joined: reads judge by them
+   * without another query; writes read the membership again under their lock.
+   */
+  readonly memberships: ReadonlyArray<SessionMembership>
+}
+
+/** One of a session user's memberships, with the organization's name. */
+export interface SessionMembership {
+  readonly organizationId: OrganizationId
+  readonly name: string
+  readonly role: Role
+  readonly memberId: MemberId
 }
 
 /** An organization API token: bound to one organization, limited to its scopes, acting for its creator. */

@@ -87,9 +87,9 @@ const main = () =>
     // Its shared limiter counts per client address, which it reads from this header.
     const forwarded = { "x-forwarded-for": "127.0.0.1" }
     const peerCredentials = [
-      ["session | get-session, cookie", { cookie }, { cookie: setup.cookie, ...forwarded }],
+      ["session — get-session, cookie", { cookie }, { cookie: setup.cookie, ...forwarded }],
       [
-        "bearer | get-session, API key",
+        "bearer — get-session, API key",
         { authorization: bearer },
         { "x-api-key": setup.apiKey, ...forwarded }
       ]

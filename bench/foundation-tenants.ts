@@ -200,7 +200,7 @@ const main = () =>
     const forwarded = { "x-forwarded-for": "127.0.0.1" }
     const peerRows = [
       comparePeer(
-        "organizations.get, bearer | get-full-organization, API key",
+        "organizations.get, bearer — get-full-organization, API key",
         context.service,
         `/api/v1/organizations/${organizationId}`,
         bearer,
@@ -209,7 +209,7 @@ const main = () =>
         { "x-api-key": setup.apiKey, ...forwarded }
       ),
       comparePeer(
-        "members.list, first page | list-members, limit 50",
+        "members.list, first page — list-members, limit 50",
         context.service,
         `/api/v1/organizations/${organizationId}/members`,
         { cookie },

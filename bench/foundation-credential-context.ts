@@ -11,7 +11,9 @@ import {
   benchSession,
   CONNECTIONS,
   compare,
+  comparePeer,
   DURATION_SECONDS,
+  peerTableHeader,
   sameAnswers,
   tableHeader,
   withBenchDatabase
@@ -79,10 +81,28 @@ const main = () =>
     const rows = credentials.map(([label, headers]) =>
       compare(label, baseline, context.service, path, headers)
     )
+    // The peer's closest equivalent: its get-session, with the session cookie or the API key (which
+    // it turns into a session of the key's owner).
+    const { server: peer, setup } = await context.startBetterAuth(0)
+    // Its shared limiter counts per client address, which it reads from this header.
+    const forwarded = { "x-forwarded-for": "127.0.0.1" }
+    const peerCredentials = [
+      ["session — get-session, cookie", { cookie }, { cookie: setup.cookie, ...forwarded }],
+      [
+        "bearer — get-session, API key",
+        { authorization: bearer },
+        { "x-api-key": setup.apiKey, ...forwarded }
+      ]
+    ] as const
+    const peerRows = peerCredentials.map(([label, headers, peerHeaders]) =>
+      comparePeer(label, context.service, path, headers, peer, "/api/auth/get-session", peerHeaders)
+    )
     console.log(
       `\nGET ${path}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, best of 2 alternating runs after a warm-up\n`
     )
     for (const line of [...tableHeader, ...rows]) console.log(line)
+    console.log("")
+    for (const line of [...peerTableHeader, ...peerRows]) console.log(line)
   })
 
 if (process.argv[2] === "--serve-baseline") {

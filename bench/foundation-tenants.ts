@@ -15,7 +15,9 @@ import {
   benchSession,
   CONNECTIONS,
   compare,
+  comparePeer,
   DURATION_SECONDS,
+  peerTableHeader,
   sameAnswers,
   tableHeader,
   withBenchDatabase
@@ -216,10 +218,38 @@ const main = () =>
     const rows = cases.map(([label, path, headers]) =>
       compare(label, baseline, context.service, path, headers)
     )
+    // The peer's closest equivalents, as the owner: the full organization read with an API key (of
+    // an organization of one member: its answer lists the members and invitations too), and the
+    // first page of 50 members (with the total count it always computes).
+    const { server: peer, setup } = await context.startBetterAuth(MEMBERS)
+    // Its shared limiter counts per client address, which it reads from this header.
+    const forwarded = { "x-forwarded-for": "127.0.0.1" }
+    const peerRows = [
+      comparePeer(
+        "organizations.get, bearer — get-full-organization, API key",
+        context.service,
+        `/api/v1/organizations/${organizationId}`,
+        bearer,
+        peer,
+        `/api/auth/organization/get-full-organization?organizationId=${setup.smallOrganizationId}`,
+        { "x-api-key": setup.apiKey, ...forwarded }
+      ),
+      comparePeer(
+        "members.list, first page — list-members, limit 50",
+        context.service,
+        `/api/v1/organizations/${organizationId}/members`,
+        { cookie },
+        peer,
+        `/api/auth/organization/list-members?organizationId=${setup.largeOrganizationId}&limit=50`,
+        { cookie: setup.cookie, ...forwarded }
+      )
+    ]
     console.log(
       `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, best of 2 alternating runs after a warm-up\n`
     )
     for (const line of [...tableHeader, ...rows]) console.log(line)
+    console.log("")
+    for (const line of [...peerTableHeader, ...peerRows]) console.log(line)
   })
 
 if (process.argv[2] === "--serve-baseline") {

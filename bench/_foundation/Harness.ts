@@ -5,9 +5,11 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Pg from "pg"
+import type { BetterAuthSetup } from "./BetterAuthServer.js"
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "../..")
 export const COOKIE = "__Secure-service.session_token"
@@ -107,6 +109,38 @@ export const compare = (
   return `| ${label} | ${b.requests.toFixed(0)} | ${s.requests.toFixed(0)} | ${(s.requests / b.requests).toFixed(2)} | ${b.p50} / ${b.p99} | ${s.p50} / ${s.p99} | ${b.cpuMicros.toFixed(0)} / ${s.cpuMicros.toFixed(0)} |`
 }
 
+/**
+ * The same kind of alternation against the peer (Better Auth), which answers its own closest
+ * equivalent at its own path and headers. Returns a Markdown table row.
+ */
+export const comparePeer = (
+  label: string,
+  service: Server,
+  servicePath: string,
+  serviceHeaders: Record<string, string>,
+  peer: Server,
+  peerPath: string,
+  peerHeaders: Record<string, string>
+): string => {
+  autocannon(peer, peerPath, peerHeaders)
+  autocannon(service, servicePath, serviceHeaders)
+  const runs = { peer: [] as Array<Measure>, service: [] as Array<Measure> }
+  for (let round = 0; round < 2; round++) {
+    runs.peer.push(autocannon(peer, peerPath, peerHeaders))
+    runs.service.push(autocannon(service, servicePath, serviceHeaders))
+  }
+  const best = (ms: Array<Measure>) => ms.reduce((a, b) => (b.requests > a.requests ? b : a))
+  const p = best(runs.peer)
+  const s = best(runs.service)
+  if (p.non2xx + s.non2xx > 0) throw new Error(`Non-2xx answers during ${label}: ${p.non2xx} / ${s.non2xx}`)
+  return `| ${label} | ${p.requests.toFixed(0)} | ${s.requests.toFixed(0)} | ${(s.requests / p.requests).toFixed(2)} | ${p.p50} / ${p.p99} | ${s.p50} / ${s.p99} | ${p.cpuMicros.toFixed(0)} / ${s.cpuMicros.toFixed(0)} |`
+}
+
+export const peerTableHeader = [
+  "| request | Better Auth req/s | service req/s | service / Better Auth | Better Auth p50 / p99 ms | service p50 / p99 ms | CPU µs per request, Better Auth / service |",
+  "|---|---|---|---|---|---|---|"
+]
+
 export const tableHeader = [
   "| request | baseline req/s | service req/s | service / baseline | baseline p50 / p99 ms | service p50 / p99 ms | CPU µs per request, baseline / service |",
   "|---|---|---|---|---|---|---|"
@@ -138,6 +172,11 @@ export interface BenchContext {
   readonly service: Server
   /** Starts a baseline: this benchmark's file run with `--serve-baseline <databaseUrl> <port>`. */
   readonly startBaseline: (file: string) => Promise<Server>
+  /**
+   * Starts Better Auth on a database of its own on the same server, with an organization of
+   * `members` members (bench/_foundation/BetterAuthServer.ts).
+   */
+  readonly startBetterAuth: (members: number) => Promise<{ server: Server; setup: BetterAuthSetup }>
   /** A POST to the service with JSON, the public origin, and optionally a session cookie. */
   readonly post: (
     path: string,
@@ -197,11 +236,26 @@ export const withBenchDatabase = async (
       children.push(child)
       return { url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0 }
     }
-    await body({ databaseUrl, service, startBaseline, post })
+    const startBetterAuth = async (members: number) => {
+      await admin.query(`CREATE DATABASE ${name}_peer`)
+      url.pathname = `/${name}_peer`
+      const port = await freePort()
+      const setupFile = join(tmpdir(), `${name}_peer.json`)
+      const child = await startProcess(
+        ["bench/_foundation/BetterAuthServer.ts", url.toString(), String(port), String(members), setupFile],
+        {},
+        "ready"
+      )
+      children.push(child)
+      const setup = JSON.parse(readFileSync(setupFile, "utf8")) as BetterAuthSetup
+      return { server: { url: setup.url, pid: child.pid ?? 0 }, setup }
+    }
+    await body({ databaseUrl, service, startBaseline, startBetterAuth, post })
   } finally {
     for (const child of children) child.kill("SIGTERM")
     await new Promise((resolve) => setTimeout(resolve, 500))
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await admin.query(`DROP DATABASE IF EXISTS ${name}_peer WITH (FORCE)`)
     await admin.end()
   }
 }

@@ -44,6 +44,7 @@ import { MailTransport } from "./Outbox/MailTransport.js"
 import { Outbox, OutboxWorker } from "./Outbox/Outbox.js"
 import { InvitationRoutes } from "./Pages/InvitationRoutes.js"
 import { VerifyEmailRoutes } from "./Pages/VerifyEmailRoutes.js"
+import { ReadFastPath } from "./ReadFastPath.js"
 import { ReferenceHttp } from "./Reference/Http.js"
 import { Authenticator, CredentialAuthLive, SessionAuthLive } from "./Security/AuthenticationLive.js"
 import { Passwords } from "./Security/Passwords.js"
@@ -129,6 +130,8 @@ export const FoundationRoutes = Layer.mergeAll(
     // miss the router (whose default limit is 100); the request line is bounded by Node anyway.
     Layer.provide(layerApiApp(FoundationApp, FoundationApi, Handlers, { maxParamLength: 8192 }))
   ),
+  // The hot authenticated reads, answered before the router with the same operations.
+  ReadFastPath,
   // OAuth's endpoints and the sign-in page live at the origin's root (extensions §8).
   OAuthRoutes,
   SignInRoutes,

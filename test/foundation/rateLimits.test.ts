@@ -2,11 +2,16 @@
 // requests per credential, with 429 and Retry-After; counters live in the database, so several
 // instances share them.
 import { describe, expect, layer } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import { layerDatabase } from "../../src/foundation/Database/Database.js"
+import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
+import { batchFor, RateLimiter } from "../../src/foundation/Security/RateLimiter.js"
 import type { ServerAddress } from "../../src/http/NodeServer.js"
-import { backends, hasPostgres } from "./support/Backends.js"
+import { backends, freshPostgresDatabase, hasPostgres, withClient } from "./support/Backends.js"
 import {
   call,
   foundationServer,
@@ -136,6 +141,80 @@ describe.skipIf(!hasPostgres)("rate limits across instances", () => {
         )
         expectTooManyRequests(yield* call("/credential-context", { session: account.session }))
       })
+    )
+  })
+})
+
+class OtherLimiter extends Context.Tag("OtherLimiter")<OtherLimiter, RateLimiter>() {}
+
+/** A limiter with its own database pool on `url`, as one instance of the service would have. */
+const limiterOn = (url: string) =>
+  RateLimiter.Default.pipe(
+    Layer.provide(layerDatabase),
+    Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")),
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["DATABASE_URL", url]]))))
+  )
+
+class LimiterDatabase extends Context.Tag("LimiterDatabase")<LimiterDatabase, string>() {}
+
+describe.skipIf(!hasPostgres)("large limits counted in batches", () => {
+  const twoLimiters = Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const { url } = yield* freshPostgresDatabase
+      const other = yield* Layer.build(limiterOn(url))
+      return Layer.mergeAll(
+        limiterOn(url),
+        Layer.succeed(OtherLimiter, Context.get(other, RateLimiter)),
+        Layer.succeed(LimiterDatabase, url)
+      )
+    })
+  )
+
+  layer(twoLimiters, { timeout: 120_000, excludeTestServices: true })((it) => {
+    it.effect("one instance admits exactly the limit, then 429 with the time left in the window", () =>
+      Effect.gen(function* () {
+        const limiter = yield* RateLimiter
+        yield* awayFromWindowEdge
+        const limit = 1000
+        for (let i = 1; i <= limit; i++) yield* limiter.consume("batch:alone", limit)
+        const refused = yield* Effect.either(limiter.consume("batch:alone", limit))
+        expect(Either.isLeft(refused) && refused.left._tag).toBe("RateLimited")
+        if (Either.isLeft(refused) && refused.left._tag === "RateLimited") {
+          expect(refused.left.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+          expect(refused.left.retryAfterSeconds).toBeLessThanOrEqual(60)
+        }
+      })
+    )
+
+    it.effect(
+      "two instances admit at most one batch beyond the limit, and write what they counted within a slice",
+      () =>
+        Effect.gen(function* () {
+          const limiters = [yield* RateLimiter, yield* OtherLimiter]
+          yield* awayFromWindowEdge
+          const limit = 1000
+          let admitted = 0
+          let refusedBoth = false
+          for (let i = 0; !refusedBoth && i < 3 * limit; i += 2) {
+            const results = yield* Effect.forEach(limiters, (limiter) =>
+              Effect.either(limiter.consume("batch:shared", limit))
+            )
+            admitted += results.filter(Either.isRight).length
+            refusedBoth = results.every(Either.isLeft)
+          }
+          expect(refusedBoth).toBe(true)
+          expect(admitted).toBeGreaterThanOrEqual(limit)
+          expect(admitted).toBeLessThanOrEqual(limit + batchFor(limit))
+          // Every admitted event reaches the shared row within a flush slice.
+          yield* Effect.sleep("600 millis")
+          const url = yield* LimiterDatabase
+          const stored = yield* withClient(url, (client) =>
+            client.query<{ count: number }>(
+              "SELECT count FROM rate_limit_counters WHERE key = 'batch:shared'"
+            )
+          )
+          expect(stored.rows[0]?.count).toBeGreaterThanOrEqual(admitted)
+        })
     )
   })
 })

@@ -7,7 +7,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
-import { OrganizationId, SessionId, UserId } from "../Domain/Ids.js"
+import { Role } from "../Domain/Common.js"
+import { MemberId, OrganizationId, SessionId, UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
@@ -32,6 +33,9 @@ const SessionRow = Schema.Struct({
   id: SessionId,
   userId: UserId,
   activeOrganizationId: Schema.NullOr(OrganizationId),
+  memberships: Schema.Array(
+    Schema.Struct({ organizationId: OrganizationId, name: Schema.String, role: Role, memberId: MemberId })
+  ),
   stale: Schema.Boolean
 })
 
@@ -66,14 +70,18 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         SELECT s.id, s.user_id,
           (SELECT m.organization_id FROM members m
             WHERE m.organization_id = s.active_organization_id AND m.user_id = s.user_id) AS active_organization_id,
+          (SELECT coalesce(json_agg(json_build_object('organizationId', o.id, 'name', o.name, 'role', m.role,
+              'memberId', m.id) ORDER BY m.created_at, o.id), '[]')
+            FROM members m JOIN organizations o ON o.id = m.organization_id
+            WHERE m.user_id = s.user_id) AS memberships,
           s.last_seen_at < now() - make_interval(secs => ${RENEW_AFTER_SECONDS}::int) AS stale
         FROM sessions s
         WHERE s.token_hash = ${tokenHash} AND s.revoked_at IS NULL AND s.expires_at > now()`
     })
 
     /**
-     * The live session holding `token`, if any. The active organization is reported only while the
-     * user is still a member of it.
+     * The live session holding `token`, if any, with the user's memberships (one statement). The
+     * active organization is reported only while the user is still a member of it.
      */
     const authenticate = repositoryCall("Sessions.authenticate", (token: string) =>
       Effect.gen(function* () {
@@ -90,7 +98,8 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
             kind: "session",
             sessionId: row.id,
             userId: row.userId,
-            activeOrganizationId: row.activeOrganizationId
+            activeOrganizationId: row.activeOrganizationId,
+            memberships: row.memberships
           },
           renewed: row.stale
         })

@@ -35,7 +35,7 @@ export class Members extends Effect.Service<Members>()("Members", {
       "Members.list",
       (session: SessionPrincipal, organizationId: OrganizationId, page: PageRequest) =>
         Effect.zipRight(
-          access.memberRole(session, organizationId),
+          access.readRole(session, organizationId),
           cursors.readPage(
             `members:${organizationId}`,
             page,

@@ -13,6 +13,7 @@ import { Transactions } from "../Database/DatabaseEdge.js"
 import type { Scope } from "../Domain/Common.js"
 import { GrantId, type OrganizationId, type UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
+import { boundOrganization } from "../Organizations/BoundOrganization.js"
 import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import type { OAuthPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
@@ -313,7 +314,9 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
               clientId: row.clientId,
               organizationId: row.organizationId,
               scopes: row.scopes,
-              actsFor: row.userId
+              actsFor: row.userId,
+              actsForRole: row.actsForRole,
+              organization: boundOrganization(row)
             },
             resource: row.resource
           })

@@ -8,8 +8,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
-import { Scope } from "../Domain/Common.js"
+import { Role, Scope } from "../Domain/Common.js"
 import { GrantId, OrganizationId, UserId } from "../Domain/Ids.js"
+import { BoundOrganizationFields, boundOrganizationColumns } from "../Organizations/BoundOrganization.js"
 
 /** A text[] literal of scopes: they come from a closed enumeration, so they need no escaping. */
 const scopeArray = (scopes: ReadonlyArray<Scope>) => `{${scopes.join(",")}}`
@@ -53,6 +54,10 @@ export const AccessRow = Schema.Struct({
   organizationId: OrganizationId,
   resource: Schema.String,
   scopes: Schema.Array(Scope),
+  /** The person's current role in the organization (null: no longer a member). */
+  actsForRole: Schema.NullOr(Role),
+  /** The organization's row (`boundOrganization`). */
+  ...BoundOrganizationFields,
   /** The grant's last use was recorded more than a minute ago. */
   stale: Schema.Boolean
 })
@@ -137,8 +142,12 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
       Result: AccessRow,
       execute: (tokenHash) => sql`
         SELECT g.id AS grant_id, g.client_id, g.user_id, g.organization_id, g.resource, t.scopes,
+          (SELECT m.role FROM members m
+            WHERE m.user_id = g.user_id AND m.organization_id = g.organization_id) AS acts_for_role,
+          ${sql.literal(boundOrganizationColumns)},
           (g.last_used_at IS NULL OR g.last_used_at < now() - interval '1 minute') AS stale
         FROM oauth_access_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+          JOIN organizations o ON o.id = g.organization_id
         WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now()
           AND g.revoked_at IS NULL`
     })

@@ -41,6 +41,18 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
         })
       )
 
+    /**
+     * For reads: the session user's role as read with the session, in this request's first
+     * statement (a read has nothing to lock); 404 when not a member.
+     */
+    const readRole = (
+      session: SessionPrincipal,
+      organizationId: OrganizationId
+    ): Effect.Effect<Role, OrganizationNotFound> => {
+      const found = session.memberships.find((membership) => membership.organizationId === organizationId)
+      return found === undefined ? Effect.fail(new OrganizationNotFound()) : Effect.succeed(found.role)
+    }
+
     /** The session user's role in the organization; 404 when not a member. */
     const memberRole = (
       session: SessionPrincipal,
@@ -61,29 +73,83 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
         )
     )
 
-    /** The role of the person a bearer credential acts for, which must be one of `allowed`. */
+    /** `role` (the person a bearer credential acts for) must be one of `allowed`. */
+    const delegatorRoleIn = (
+      role: Role | null,
+      allowed: ReadonlyArray<Role>
+    ): Effect.Effect<void, DelegatorNotMember | RoleNotPermitted> => {
+      if (role === null) return Effect.fail(new DelegatorNotMember())
+      return allowed.includes(role)
+        ? Effect.void
+        : Effect.fail(
+            new RoleNotPermitted({
+              message: `The person this credential acts for is now ${role} of this organization; this action needs ${allowed.join(" or ")}.`
+            })
+          )
+    }
+
+    /** The role of the person a bearer credential acts for, read now, which must be one of `allowed`. */
     const requireDelegatorRole = (
       principal: BearerPrincipal,
       allowed: ReadonlyArray<Role>
     ): Effect.Effect<void, DelegatorNotMember | RoleNotPermitted | DatabaseUnavailable> =>
-      Effect.flatMap(
-        organizations.membershipOf(principal.actsFor, principal.organizationId),
-        (found): Effect.Effect<void, DelegatorNotMember | RoleNotPermitted> => {
-          if (Option.isNone(found)) return Effect.fail(new DelegatorNotMember())
-          return allowed.includes(found.value.role)
-            ? Effect.void
-            : Effect.fail(
-                new RoleNotPermitted({
-                  message: `The person this credential acts for is now ${found.value.role} of this organization; this action needs ${allowed.join(" or ")}.`
-                })
-              )
-        }
+      Effect.flatMap(organizations.membershipOf(principal.actsFor, principal.organizationId), (found) =>
+        delegatorRoleIn(Option.isSome(found) ? found.value.role : null, allowed)
       )
+
+    /** A bearer credential must be bound to this organization and hold `scope`. */
+    const bearerBoundTo = (
+      principal: BearerPrincipal,
+      organizationId: OrganizationId,
+      scope: Scope
+    ): Effect.Effect<void, TokenForAnotherOrganization | TokenScopeMissing> => {
+      if (principal.organizationId !== organizationId) {
+        return Effect.fail(new TokenForAnotherOrganization())
+      }
+      if (!principal.scopes.includes(scope)) {
+        return Effect.fail(
+          new TokenScopeMissing({
+            scope,
+            wwwAuthenticate: apiResource.challenge({ error: "insufficient_scope", scope })
+          })
+        )
+      }
+      return Effect.void
+    }
+
+    /**
+     * For reads open to bearer tokens and sessions: as `authorize`, but a bearer credential's person
+     * is judged by the role read with the credential itself, in this request's first statement (a
+     * read has nothing to lock, so reading it again a moment later would tell nothing more).
+     */
+    const authorizeRead = (
+      principal: Principal,
+      organizationId: OrganizationId,
+      scope: Scope,
+      roles: ReadonlyArray<Role>
+    ): Effect.Effect<
+      void,
+      | OrganizationNotFound
+      | RoleNotPermitted
+      | TokenForAnotherOrganization
+      | TokenScopeMissing
+      | DelegatorNotMember
+      | DatabaseUnavailable
+    > =>
+      principal.kind === "session"
+        ? Effect.flatMap(readRole(principal, organizationId), (role) =>
+            roles.includes(role) ? Effect.void : Effect.fail(new RoleNotPermitted())
+          )
+        : Effect.zipRight(
+            bearerBoundTo(principal, organizationId, scope),
+            delegatorRoleIn(principal.actsForRole, roles)
+          )
 
     /**
      * For operations open to bearer tokens and sessions: a token must be bound to this organization,
-     * hold `scope`, and act for someone who is still a member with one of `roles`; a session user must
-     * be a member with one of `roles`.
+     * hold `scope`, and act for someone who is still a member with one of `roles` (read now, so that
+     * a caller holding a lock sees the role as it stands under it); a session user must be a member
+     * with one of `roles`.
      */
     const authorize = (
       principal: Principal,
@@ -100,20 +166,12 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
       | DatabaseUnavailable
     > => {
       if (principal.kind === "session") return Effect.asVoid(requireRole(principal, organizationId, roles))
-      if (principal.organizationId !== organizationId) {
-        return Effect.fail(new TokenForAnotherOrganization())
-      }
-      if (!principal.scopes.includes(scope)) {
-        return Effect.fail(
-          new TokenScopeMissing({
-            scope,
-            wwwAuthenticate: apiResource.challenge({ error: "insufficient_scope", scope })
-          })
-        )
-      }
-      return requireDelegatorRole(principal, roles)
+      return Effect.zipRight(
+        bearerBoundTo(principal, organizationId, scope),
+        requireDelegatorRole(principal, roles)
+      )
     }
 
-    return { memberRole, membership, requireRole, authorize }
+    return { memberRole, membership, requireRole, readRole, authorize, authorizeRead }
   })
 }) {}

@@ -1,9 +1,15 @@
 // The rules of organizations: creation (extensions §2), reading, the optimistic-concurrency update
-// (base contract §4) and switching the session's active organization.
+// (base contract §4), switching the session's active organization, and who a credential is.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Sessions } from "../Accounts/Sessions.js"
 import { Transactions } from "../Database/DatabaseEdge.js"
+import {
+  ApiKeyCredentialContext,
+  type CredentialContext,
+  OAuthCredentialContext,
+  SessionCredentialContext
+} from "../Domain/CredentialContext.js"
 import { OrganizationNotFound, StaleVersion } from "../Domain/Errors.js"
 import { MemberId, OrganizationId } from "../Domain/Ids.js"
 import { Slug } from "../Domain/Organization.js"
@@ -83,7 +89,9 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
     /** Any member's session, or a token of this organization with `organizations:read`. */
     const get = traced("Organizations.get", (principal: Principal, organizationId: OrganizationId) =>
       Effect.gen(function* () {
-        yield* access.authorize(principal, organizationId, "organizations:read", anyRole)
+        yield* access.authorizeRead(principal, organizationId, "organizations:read", anyRole)
+        // A bearer credential may read only its own organization, which came with it.
+        if (principal.kind !== "session") return principal.organization
         const organization = yield* repo.findById(organizationId)
         if (Option.isNone(organization)) return yield* new OrganizationNotFound()
         return organization.value
@@ -128,6 +136,41 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
         })
     )
 
-    return { create, get, update, switchTo, listForUser: repo.listForUser }
+    /** Who the calling credential is (`context.credential`). */
+    const credentialContext = (principal: Principal) => {
+      switch (principal.kind) {
+        case "session":
+          return Effect.succeed<CredentialContext>(
+            new SessionCredentialContext({
+              principalKind: "session",
+              activeOrganizationId: principal.activeOrganizationId,
+              organizations: principal.memberships.map(({ organizationId, name, role }) => ({
+                id: organizationId,
+                name,
+                role
+              }))
+            })
+          )
+        case "apiKey":
+          return Effect.succeed<CredentialContext>(
+            new ApiKeyCredentialContext({
+              principalKind: "apiKey",
+              organization: { id: principal.organizationId, name: principal.organization.name },
+              grantedScopes: principal.scopes
+            })
+          )
+        case "oauth":
+          return Effect.succeed<CredentialContext>(
+            new OAuthCredentialContext({
+              principalKind: "oauth",
+              organization: { id: principal.organizationId, name: principal.organization.name },
+              grantedScopes: principal.scopes,
+              clientId: principal.clientId
+            })
+          )
+      }
+    }
+
+    return { create, get, update, switchTo, credentialContext, listForUser: repo.listForUser }
   })
 }) {}

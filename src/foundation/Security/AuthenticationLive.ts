@@ -37,9 +37,24 @@ const MAX_TOKEN_LENGTH = 512
 
 /** The Origin check of session writes: a missing or different Origin is refused. */
 export const hasPublicOrigin = (
-  request: HttpServerRequest.HttpServerRequest,
+  request: { readonly method: string; readonly origin: string | undefined },
   publicOrigin: string
-): boolean => !stateChanging.has(request.method) || request.headers.origin === publicOrigin
+): boolean => !stateChanging.has(request.method) || request.origin === publicOrigin
+
+/** What authentication reads of a request. */
+export interface CredentialRequest {
+  readonly method: string
+  readonly authorization: string | undefined
+  readonly origin: string | undefined
+  /** The session cookie's value, if the request carries one. */
+  readonly sessionToken: string | undefined
+}
+
+/** Who is calling, and the session cookie to send again when this request renewed it. */
+export interface Authenticated {
+  readonly principal: Principal
+  readonly setCookie: string | undefined
+}
 
 export class Authenticator extends Effect.Service<Authenticator>()("Authenticator", {
   effect: Effect.gen(function* () {
@@ -86,9 +101,9 @@ export class Authenticator extends Effect.Service<Authenticator>()("Authenticato
         return principal.value
       })
 
-    const session = (request: HttpServerRequest.HttpServerRequest) =>
+    const session = (request: CredentialRequest) =>
       Effect.gen(function* () {
-        const token = request.cookies[SESSION_COOKIE]
+        const token = request.sessionToken
         if (token === undefined || token === "") {
           return yield* new Unauthenticated({ wwwAuthenticate: apiResource.challenge() })
         }
@@ -103,26 +118,50 @@ export class Authenticator extends Effect.Service<Authenticator>()("Authenticato
           })
         }
         yield* limiter.consume(`credential:${found.value.principal.sessionId}`, credentialRateLimit)
-        if (found.value.renewed) {
-          // The expiry slid forward: send the cookie again so the browser's copy slides too.
-          yield* HttpApp.appendPreResponseHandler((_, response) =>
-            Effect.succeed(
-              HttpServerResponse.setHeader(response, "set-cookie", sessionCookie(token, sessions.ttl))
-            )
-          )
+        return {
+          principal: found.value.principal,
+          // The expiry slid forward: the cookie goes again so the browser's copy slides too.
+          setCookie: found.value.renewed ? sessionCookie(token, sessions.ttl) : undefined
         }
-        return found.value.principal
       })
 
-    /** A bearer token or a session, for the foundation API. */
+    /**
+     * A bearer token or a session, for the foundation API, from the parts of a request it reads (so
+     * that the fast path of reads and the HttpApi middleware authenticate alike).
+     */
+    const authenticate = (
+      request: CredentialRequest
+    ): Effect.Effect<Authenticated, Unauthenticated | ForeignOrigin | RateLimited | DatabaseUnavailable> =>
+      request.authorization === undefined
+        ? session(request)
+        : Effect.map(bearerFor(request.authorization, apiResource), (principal) => ({
+            principal,
+            setCookie: undefined
+          }))
+
+    /** The HttpApi middleware's form: the principal, and the renewed cookie on the response. */
     const credential = Effect.flatMap(
       HttpServerRequest.HttpServerRequest,
       (
         request
-      ): Effect.Effect<Principal, Unauthenticated | ForeignOrigin | RateLimited | DatabaseUnavailable> => {
-        const authorization = request.headers.authorization
-        return authorization === undefined ? session(request) : bearerFor(authorization, apiResource)
-      }
+      ): Effect.Effect<Principal, Unauthenticated | ForeignOrigin | RateLimited | DatabaseUnavailable> =>
+        Effect.flatMap(
+          authenticate({
+            method: request.method,
+            authorization: request.headers.authorization,
+            origin: request.headers.origin,
+            sessionToken: request.cookies[SESSION_COOKIE]
+          }),
+          ({ principal, setCookie }) =>
+            setCookie === undefined
+              ? Effect.succeed(principal)
+              : Effect.as(
+                  HttpApp.appendPreResponseHandler((_, response) =>
+                    Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", setCookie))
+                  ),
+                  principal
+                )
+        )
     )
 
     /** A session only: a valid bearer token is known but may not act here (403). */
@@ -148,7 +187,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("Authenticato
         return Option.some({ principal: found.value.principal, token })
       })
 
-    return { credential, sessionOnly, bearerFor, pageSession }
+    return { authenticate, credential, sessionOnly, bearerFor, pageSession }
   })
 }) {}
 

@@ -3,8 +3,9 @@
 // endpoints). Bearer credentials (API tokens, OAuth access tokens) act for a person: `actsFor` is whose
 // current membership and role bound what they may do (extensions §5, §8).
 import * as Context from "effect/Context"
-import type { Scope } from "../Domain/Common.js"
-import type { GrantId, OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
+import type { Role, Scope } from "../Domain/Common.js"
+import type { GrantId, MemberId, OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
+import type { Organization } from "../Domain/Organization.js"
 
 /** A signed-in person (the session cookie). */
 export interface SessionPrincipal {
@@ -13,6 +14,19 @@ export interface SessionPrincipal {
   readonly userId: UserId
   /** The organization the session works in, when it still belongs to it. */
   readonly activeOrganizationId: OrganizationId | null
+  /**
+   * The user's memberships as read with the session, in the order they joined: reads judge by them
+   * without another query; writes read the membership again under their lock.
+   */
+  readonly memberships: ReadonlyArray<SessionMembership>
+}
+
+/** One of a session user's memberships, with the organization's name. */
+export interface SessionMembership {
+  readonly organizationId: OrganizationId
+  readonly name: string
+  readonly role: Role
+  readonly memberId: MemberId
 }
 
 /** An organization API token: bound to one organization, limited to its scopes, acting for its creator. */
@@ -23,6 +37,10 @@ export interface ApiKeyPrincipal {
   readonly scopes: ReadonlyArray<Scope>
   /** The token's creator. */
   readonly actsFor: UserId
+  /** Their role in the organization, read with the token (null: no longer a member). */
+  readonly actsForRole: Role | null
+  /** The organization the credential is bound to, as read with the token. */
+  readonly organization: Organization
 }
 
 /** A delegated OAuth access token: one grant (connection) of a client, for the person who approved it. */
@@ -35,6 +53,10 @@ export interface OAuthPrincipal {
   readonly scopes: ReadonlyArray<Scope>
   /** The person who approved the grant. */
   readonly actsFor: UserId
+  /** Their role in the organization, read with the token (null: no longer a member). */
+  readonly actsForRole: Role | null
+  /** The organization the credential is bound to, as read with the token. */
+  readonly organization: Organization
 }
 
 export type Principal = SessionPrincipal | ApiKeyPrincipal | OAuthPrincipal

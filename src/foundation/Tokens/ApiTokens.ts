@@ -8,9 +8,14 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, PageCursors } from "../Database/KeysetPage.js"
-import { type PageRequest, Scope } from "../Domain/Common.js"
+import { type PageRequest, Role, Scope } from "../Domain/Common.js"
 import { TokenNotFound } from "../Domain/Errors.js"
 import { OrganizationId, TokenId, UserId } from "../Domain/Ids.js"
+import {
+  BoundOrganizationFields,
+  boundOrganization,
+  boundOrganizationColumns
+} from "../Organizations/BoundOrganization.js"
 import type { ApiKeyPrincipal } from "../Security/Principal.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
 import { traced } from "../Traced.js"
@@ -41,6 +46,8 @@ const TokenRow = Schema.Struct({
   organizationId: OrganizationId,
   scopes: Schema.Array(Scope),
   createdBy: UserId,
+  actsForRole: Schema.NullOr(Role),
+  ...BoundOrganizationFields,
   stale: Schema.Boolean
 })
 
@@ -94,16 +101,20 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
       Request: Schema.String,
       Result: TokenRow,
       execute: (tokenHash) => sql`
-        SELECT id, organization_id, scopes, created_by,
-          (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
-        FROM api_tokens
-        WHERE token_hash = ${tokenHash} AND revoked_at IS NULL AND expires_at > now()
-          AND created_by IS NOT NULL`
+        SELECT t.id, t.organization_id, t.scopes, t.created_by,
+          (SELECT m.role FROM members m
+            WHERE m.user_id = t.created_by AND m.organization_id = t.organization_id) AS acts_for_role,
+          ${sql.literal(boundOrganizationColumns)},
+          (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
+        FROM api_tokens t JOIN organizations o ON o.id = t.organization_id
+        WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now()
+          AND t.created_by IS NOT NULL`
     })
 
     /**
-     * The live token, if any; records its use at most once a minute. A token whose creator's account
-     * is gone acts for no one, so it is no token.
+     * The live token, if any, with its creator's current role and its organization (one statement,
+     * so a read of that organization needs no other query); records its use at most once a minute. A token whose creator's
+     * account is gone acts for no one, so it is no token.
      */
     const authenticate = repositoryCall("ApiTokens.authenticate", (token: string) =>
       Effect.gen(function* () {
@@ -116,7 +127,9 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
           tokenId: row.id,
           organizationId: row.organizationId,
           scopes: row.scopes,
-          actsFor: row.createdBy
+          actsFor: row.createdBy,
+          actsForRole: row.actsForRole,
+          organization: boundOrganization(row)
         })
       })
     )

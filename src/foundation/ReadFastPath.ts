@@ -1,0 +1,161 @@
+// The foundation's hot authenticated reads answered without the HttpApi pipeline: `credential-context`,
+// `organizations.get` and `members.list`. A plain node handler in front of the router matches the
+// path, decodes it and the query with the endpoints' own schemas (anything they refuse falls through
+// to the router, which answers the 400), authenticates with the middleware's own Authenticator, runs
+// the same operations as the handlers, and writes the success encoded with the endpoint's schema or
+// the error with the shared writer, so its bytes are the handlers' bytes (test/foundation/fast-path).
+// With HTTP_TRACING on, requests go through the traced pipeline instead.
+import type * as Http from "node:http"
+import * as Cookies from "@effect/platform/Cookies"
+import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import * as Schema from "effect/Schema"
+import { internalErrorEnvelope, isApiError } from "../http/ApiError.js"
+import { envelopeAnswer, writeAnswer, writeError } from "../http/ErrorAnswer.js"
+import { FastPaths } from "../http/ServerRegistries.js"
+import { Page, PageQuery, pageRequest } from "./Domain/Common.js"
+import { CredentialContext } from "./Domain/CredentialContext.js"
+import { SessionRequired } from "./Domain/Errors.js"
+import { type OrganizationId, OrganizationPath } from "./Domain/Ids.js"
+import { Member } from "./Domain/Member.js"
+import { Organization } from "./Domain/Organization.js"
+import { Members } from "./Members/Members.js"
+import { Organizations } from "./Organizations/Organizations.js"
+import { SESSION_COOKIE } from "./Security/Authentication.js"
+import { type Authenticated, Authenticator } from "./Security/AuthenticationLive.js"
+import type { Principal } from "./Security/Principal.js"
+
+const PREFIX = "/api/v1"
+/** Path segments the fast path takes as they are: no percent-escapes to undo. */
+const plainSegment = /^[A-Za-z0-9_-]+$/
+
+const internalError = envelopeAnswer(internalErrorEnvelope)
+
+// The success schemas the endpoints declare (`addSuccess`), as their handlers' answers are encoded.
+const encode = {
+  credentialContext: Schema.encode(CredentialContext),
+  organization: Schema.encode(Organization),
+  members: Schema.encode(Page(Member))
+}
+
+// The schemas the endpoints declare for their path and query.
+const decodePath = Schema.decodeUnknownEither(OrganizationPath)
+const decodeQuery = Schema.decodeUnknownEither(PageQuery)
+
+/** The query's parameters, or undefined when one is given twice (the router's decoding judges those). */
+const singleParams = (query: string): Record<string, string> | undefined => {
+  const params: Record<string, string> = {}
+  for (const [key, value] of new URLSearchParams(query)) {
+    if (key in params) return undefined
+    params[key] = value
+  }
+  return params
+}
+
+type Route =
+  | { readonly kind: "credentialContext" }
+  | { readonly kind: "organization"; readonly organizationId: OrganizationId }
+  | { readonly kind: "members"; readonly organizationId: OrganizationId; readonly query: PageQuery }
+
+/** The operation a URL names, with its decoded input, or undefined to let the router answer. */
+const route = (url: string): Route | undefined => {
+  if (!url.startsWith(PREFIX)) return undefined
+  const q = url.indexOf("?")
+  const path = q === -1 ? url.slice(PREFIX.length) : url.slice(PREFIX.length, q)
+  if (path === "/credential-context") return q === -1 ? { kind: "credentialContext" } : undefined
+  const parts = path.split("/")
+  if (parts[1] !== "organizations" || parts[2] === undefined || !plainSegment.test(parts[2])) return undefined
+  const decodedPath = decodePath({ organizationId: parts[2] })
+  if (Either.isLeft(decodedPath)) return undefined
+  const { organizationId } = decodedPath.right
+  if (parts.length === 3) return q === -1 ? { kind: "organization", organizationId } : undefined
+  if (parts.length !== 4 || parts[3] !== "members") return undefined
+  const params = singleParams(q === -1 ? "" : url.slice(q + 1))
+  const query = params === undefined ? undefined : Either.getOrUndefined(decodeQuery(params))
+  return query === undefined ? undefined : { kind: "members", organizationId, query }
+}
+
+const header = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
+  typeof value === "string" ? value : value?.[0]
+
+export const ReadFastPath = Layer.effectDiscard(
+  Effect.gen(function* () {
+    // A traced server sends every request through the pipeline, which makes its spans.
+    if (yield* Config.boolean("HTTP_TRACING").pipe(Config.withDefault(false))) return
+    const authenticator = yield* Authenticator
+    const organizations = yield* Organizations
+    const members = yield* Members
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+
+    /** The operation's success, encoded as its endpoint encodes it. */
+    const operation = (found: Route, principal: Principal): Effect.Effect<unknown, unknown> => {
+      switch (found.kind) {
+        case "credentialContext":
+          return Effect.flatMap(organizations.credentialContext(principal), encode.credentialContext)
+        case "organization":
+          return Effect.flatMap(organizations.get(principal, found.organizationId), encode.organization)
+        case "members":
+          // The members group is for sessions only, as its middleware says.
+          if (principal.kind !== "session") return Effect.fail(new SessionRequired())
+          return Effect.flatMap(
+            members.list(principal, found.organizationId, pageRequest(found.query)),
+            encode.members
+          )
+      }
+    }
+
+    const answer = (request: Http.IncomingMessage, response: Http.ServerResponse, found: Route) => {
+      const headers = request.headers
+      const cookie = headers.cookie
+      let authenticated: Authenticated | undefined
+      const work = Effect.flatMap(
+        authenticator.authenticate({
+          method: "GET",
+          authorization: headers.authorization,
+          origin: header(headers.origin),
+          sessionToken: cookie === undefined ? undefined : Cookies.parseHeader(cookie)[SESSION_COOKIE]
+        }),
+        (result) => {
+          authenticated = result
+          return operation(found, result.principal)
+        }
+      ).pipe(Effect.withTracerEnabled(false))
+      runFork(work).addObserver((exit) => {
+        const setCookie = authenticated?.setCookie
+        const extra: Record<string, string> = setCookie === undefined ? {} : { "set-cookie": setCookie }
+        if (Exit.isSuccess(exit)) {
+          const body = JSON.stringify(exit.value)
+          response.writeHead(200, {
+            ...extra,
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(body))
+          })
+          response.end(body)
+          return
+        }
+        const failure = Cause.failureOption(exit.cause)
+        if (Option.isSome(failure) && isApiError(failure.value)) {
+          writeError(request, response, failure.value, extra)
+          return
+        }
+        if (Cause.isInterruptedOnly(exit.cause)) return
+        runFork(Effect.logError("Unhandled failure while answering a request", exit.cause))
+        writeAnswer(internalError, request, response)
+      })
+    }
+
+    ;(yield* FastPaths).add((request, response) => {
+      if (request.method !== "GET") return false
+      const found = route(request.url ?? "/")
+      if (found === undefined) return false
+      answer(request, response, found)
+      return true
+    })
+  })
+)

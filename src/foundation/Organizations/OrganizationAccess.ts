@@ -24,6 +24,15 @@ import { type Membership, OrganizationRepo } from "./OrganizationRepo.js"
 export const managers: ReadonlyArray<Role> = ["owner", "admin"]
 export const anyRole: ReadonlyArray<Role> = ["owner", "admin", "member"]
 
+/** Why `authorize` or `authorizeRead` refuses a caller (or could not decide). */
+type AuthorizationFailure =
+  | OrganizationNotFound
+  | RoleNotPermitted
+  | TokenForAnotherOrganization
+  | TokenScopeMissing
+  | DelegatorNotMember
+  | DatabaseUnavailable
+
 export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("OrganizationAccess", {
   effect: Effect.gen(function* () {
     const organizations = yield* OrganizationRepo
@@ -127,15 +136,7 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
       organizationId: OrganizationId,
       scope: Scope,
       roles: ReadonlyArray<Role>
-    ): Effect.Effect<
-      void,
-      | OrganizationNotFound
-      | RoleNotPermitted
-      | TokenForAnotherOrganization
-      | TokenScopeMissing
-      | DelegatorNotMember
-      | DatabaseUnavailable
-    > =>
+    ): Effect.Effect<void, AuthorizationFailure> =>
       principal.kind === "session"
         ? Effect.flatMap(readRole(principal, organizationId), (role) =>
             roles.includes(role) ? Effect.void : Effect.fail(new RoleNotPermitted())
@@ -156,15 +157,7 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
       organizationId: OrganizationId,
       scope: Scope,
       roles: ReadonlyArray<Role>
-    ): Effect.Effect<
-      void,
-      | OrganizationNotFound
-      | RoleNotPermitted
-      | TokenForAnotherOrganization
-      | TokenScopeMissing
-      | DelegatorNotMember
-      | DatabaseUnavailable
-    > => {
+    ): Effect.Effect<void, AuthorizationFailure> => {
       if (principal.kind === "session") return Effect.asVoid(requireRole(principal, organizationId, roles))
       return Effect.zipRight(
         bearerBoundTo(principal, organizationId, scope),

@@ -21,9 +21,10 @@ import * as Net from "node:net"
 const pollMs = 25
 
 interface ConnectionState {
+  /** Requests on this connection not yet answered; counted only once draining has begun. */
   inFlight: number
   lastActive: number
-  /** The newest response on this connection not yet finished. */
+  /** The newest response on this connection (answered or not). */
   latest: Http.ServerResponse | undefined
 }
 
@@ -54,16 +55,9 @@ export const makeConnectionDrain = (server: Http.Server): ConnectionDrain => {
     socket.once("close", () => connections.delete(socket))
   })
 
-  const track = (request: Http.IncomingMessage, response: Http.ServerResponse) => {
-    const state = connections.get(request.socket)
-    if (state === undefined) return
+  /** Counts a response in flight on its connection until it closes. */
+  const count = (state: ConnectionState, response: Http.ServerResponse) => {
     state.inFlight++
-    if (closing) {
-      // A request queued behind another keeps the connection open for itself.
-      if (state.latest !== undefined && !state.latest.headersSent) state.latest.removeHeader("connection")
-      closeAfter(response)
-    }
-    state.latest = response
     response.once("close", () => {
       state.inFlight--
       state.lastActive = Date.now()
@@ -71,13 +65,43 @@ export const makeConnectionDrain = (server: Http.Server): ConnectionDrain => {
     })
   }
 
+  // Until draining begins nothing needs the counts, and a listener per response costs the hot path
+  // several percent (BENCHMARKS.md): a request then only records itself as its connection's newest.
+  // Responses on a connection finish in order, so when draining begins the newest one tells whether
+  // the connection has anything in flight, and counting starts from there.
+  const track = (request: Http.IncomingMessage, response: Http.ServerResponse) => {
+    const state = connections.get(request.socket)
+    if (state === undefined) return
+    if (draining) {
+      if (closing) {
+        // A request queued behind another keeps the connection open for itself.
+        if (state.latest !== undefined && !state.latest.headersSent) state.latest.removeHeader("connection")
+        closeAfter(response)
+      }
+      count(state, response)
+    }
+    state.latest = response
+  }
+
   const startDraining = () => {
+    if (draining) return
     draining = true
+    const now = Date.now()
+    for (const state of connections.values()) {
+      const latest = state.latest
+      if (latest !== undefined && !latest.closed) count(state, latest)
+      else {
+        // When its last answer went out is not known; counting its idle time from now only delays
+        // closing it (by at most `idleMs`), never closes it under a client about to reuse it.
+        state.latest = undefined
+        state.lastActive = now
+      }
+    }
   }
 
   const close = (graceMs: number, idleMs: number) =>
     new Promise<void>((resolve) => {
-      draining = true
+      startDraining()
       closing = true
       for (const state of connections.values()) closeAfter(state.latest)
       const deadline = Date.now() + graceMs

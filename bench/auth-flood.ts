@@ -15,6 +15,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
 import * as Pg from "pg"
+import { startCommand } from "./_servers/StartCommand.js"
 
 const root = resolve(import.meta.dirname, "..")
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -29,13 +30,9 @@ const run = (command: string, args: ReadonlyArray<string>) => {
   if (result.status !== 0) process.exit(1)
 }
 run(process.execPath, ["--import", "tsx", "build/main.ts", "--if-stale", "--quiet", "--out", snapshot])
-run("npm", ["run", "--silent", "build:server"])
 const manifest = JSON.parse(readFileSync(join(snapshot, "manifest.json"), "utf8"))
 const episodePath = `/v1/episodes/${Object.keys(manifest.episodes)[0]}`
-const startScript = (
-  JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }
-).scripts.start
-const nodeFlags = /node ((?:--\S+ )*)dist\/server\/main\.mjs/.exec(startScript)?.[1]?.trim().split(" ") ?? []
+const ourCommand = startCommand()
 
 /** A database for one server: a fresh PostgreSQL database, or a fresh embedded one. */
 const database = async (): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> => {
@@ -62,7 +59,7 @@ const database = async (): Promise<{ env: Record<string, string>; drop: () => Pr
 /** Starts the bundled server and waits until it listens. */
 const startServer = (port: number, env: Record<string, string>) =>
   new Promise<ChildProcess>((resolveStart, reject) => {
-    const child = spawn(process.execPath, [...nodeFlags, "dist/server/main.mjs"], {
+    const child = spawn(process.execPath, ourCommand, {
       cwd: root,
       env: { ...process.env, ...env, PORT: String(port), CATALOG_DIR: snapshot },
       stdio: ["ignore", "pipe", "pipe"]

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
+import { startCommand } from "./_servers/StartCommand.js"
 
 const root = resolve(import.meta.dirname, "..")
 const corpusFeed = resolve(root, "../shared/corpus/changelog/feeds/changelog-master.xml")
@@ -65,15 +66,10 @@ const startServer = (args: Array<string>, env: Record<string, string>, ready: Re
   })
 
 // Our server runs as `npm start` runs it: the bundled build, plain node with the same flags.
-const startScript = (
-  JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }
-).scripts.start
-const nodeFlags = /node ((?:--\S+ )*)dist\/server\/main\.mjs/.exec(startScript)?.[1]?.trim().split(" ") ?? []
-const bundle = spawnSync("npm", ["run", "--silent", "build:server"], { cwd: root, stdio: "inherit" })
-if (bundle.status !== 0) process.exit(1)
+const ourCommand = startCommand()
 const ours = (port: number, fastPath: boolean, directory = snapshot) =>
   startServer(
-    [...nodeFlags, "dist/server/main.mjs"],
+    [...ourCommand],
     {
       PORT: String(port),
       CATALOG_DIR: directory,

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Pg from "pg"
+import { startCommand } from "../_servers/StartCommand.js"
 import type { BetterAuthSetup } from "./BetterAuthServer.js"
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "../..")
@@ -28,10 +29,18 @@ export const freePort = () =>
     })
   })
 
-/** Starts `node --import tsx <args>` and resolves once its stdout shows `readyText`. */
-export const startProcess = (args: ReadonlyArray<string>, env: Record<string, string>, readyText: string) =>
+/**
+ * Starts `node --import tsx <args>` (or `node <args>` for a built script) and resolves once its
+ * stdout shows `readyText`.
+ */
+export const startProcess = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  readyText: string,
+  viaTsx = true
+) =>
   new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    const child = spawn(process.execPath, viaTsx ? ["--import", "tsx", ...args] : args, {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "inherit"]
@@ -218,7 +227,8 @@ export const withBenchDatabase = async (
       CREDENTIAL_RATE_LIMIT: String(RATE_LIMIT),
       ...serviceEnv
     }
-    const serviceProcess = await startProcess(["src/main.ts"], env, "Listening on")
+    // The service as `npm start` runs it (the bundle, its node flags), as the catalog benches do.
+    const serviceProcess = await startProcess(startCommand(), env, "Listening on", false)
     children.push(serviceProcess)
     const service = { url: `http://127.0.0.1:${servicePort}`, pid: serviceProcess.pid ?? 0 }
     const post = async (path: string, json: unknown, cookie?: string) => {

@@ -1,0 +1,18 @@
+// Our server as `npm start` runs it: the bundled build under plain node with the start script's own
+// flags (the fixed young generation among them), so that every bench measures what is deployed.
+import { spawnSync } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+
+const root = resolve(import.meta.dirname, "../..")
+
+/** Builds the server bundle; returns node's arguments to run it with the start script's flags. */
+export const startCommand = (): ReadonlyArray<string> => {
+  const bundle = spawnSync("npm", ["run", "--silent", "build:server"], { cwd: root, stdio: "inherit" })
+  if (bundle.status !== 0) throw new Error("npm run build:server failed")
+  const startScript = (
+    JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }
+  ).scripts.start
+  const flags = /node ((?:--\S+ )*)dist\/server\/main\.mjs/.exec(startScript)?.[1]?.trim().split(" ") ?? []
+  return [...flags, "dist/server/main.mjs"]
+}

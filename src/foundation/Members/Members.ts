@@ -40,8 +40,7 @@ export class Members extends Effect.Service<Members>()("Members", {
             `members:${organizationId}`,
             page,
             (after, limit) => repo.page(organizationId, after, limit),
-            // Rows were decoded on their way out of the database, and the response is encoded
-            // against the schema anyway.
+            // Rows were decoded by Member's own field schemas on their way out of the database.
             (row) =>
               new Member(
                 { id: row.id, userId: row.userId, name: row.name, email: row.email, role: row.role },

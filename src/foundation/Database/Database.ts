@@ -90,6 +90,25 @@ const openPool = (options: Pg.PoolConfig) =>
 const describeCause = (cause: unknown): string =>
   cause instanceof Error ? cause.message : Str.isString(cause) ? cause : "unknown error"
 
+/** How many distinct names a name transform remembers (ours are our columns' and fields' names). */
+const namesRemembered = 4096
+
+/**
+ * A name transform that remembers its answers. The client renames every column of every row it
+ * reads (`user_id` to `userId`): a page of 50 members is 300 conversions of a handful of names, each
+ * a scan and a new string, when the same few names come back every time.
+ */
+const remembered = (transform: (name: string) => string): ((name: string) => string) => {
+  const known = new Map<string, string>()
+  return (name) => {
+    const hit = known.get(name)
+    if (hit !== undefined) return hit
+    const renamed = transform(name)
+    if (known.size < namesRemembered) known.set(name, renamed)
+    return renamed
+  }
+}
+
 /** The client, connected; without migrations (the bench baseline and migration tests use it too). */
 export const layerClient: Layer.Layer<
   PgClient.PgClient | SqlClient.SqlClient,
@@ -102,8 +121,8 @@ export const layerClient: Layer.Layer<
     const client = yield* PgClient.fromPool({
       acquire: openPool(options),
       applicationName: "foundation",
-      transformResultNames: Str.snakeToCamel,
-      transformQueryNames: Str.camelToSnake
+      transformResultNames: remembered(Str.snakeToCamel),
+      transformQueryNames: remembered(Str.camelToSnake)
     })
     return Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))
   })

@@ -8,14 +8,14 @@
 // Uses PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, else the embedded PGlite.
 //
 //   npm run bench -- auth-flood          (BENCH_SECONDS, default 10; BENCH_ROUNDS, default 2)
-import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, execFile, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
 import * as Pg from "pg"
-import { startCommand } from "./_servers/StartCommand.js"
+import { startCommand, startOurServer } from "./_servers/StartCommand.js"
 
 const root = resolve(import.meta.dirname, "..")
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -58,21 +58,7 @@ const database = async (): Promise<{ env: Record<string, string>; drop: () => Pr
 
 /** Starts the bundled server and waits until it listens. */
 const startServer = (port: number, env: Record<string, string>) =>
-  new Promise<ChildProcess>((resolveStart, reject) => {
-    const child = spawn(process.execPath, ourCommand, {
-      cwd: root,
-      env: { ...process.env, ...env, PORT: String(port), CATALOG_DIR: snapshot },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes("Listening on")) resolveStart(child)
-    }
-    child.stdout?.on("data", onData)
-    child.stderr?.on("data", onData)
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)))
-  })
+  startOurServer(ourCommand, { ...env, PORT: String(port), CATALOG_DIR: snapshot })
 
 interface Flood {
   readonly requests: number

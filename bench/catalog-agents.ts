@@ -4,11 +4,12 @@
 // /rpc with one JSON request message). Every server runs in its own process over the demo
 // podcast's snapshot; autocannon drives all of them from this one, with identical settings.
 // `npm run bench -- catalog-agents`; prints the Markdown table for BENCHMARKS.md.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
+import { startCommand, startOurServer } from "./_servers/StartCommand.js"
 
 const root = resolve(import.meta.dirname, "..")
 const snapshot = process.env.BENCH_SNAPSHOT ?? join(tmpdir(), "bench-snapshot-agents-content")
@@ -29,29 +30,15 @@ if (!existsSync(join(snapshot, "manifest.json"))) {
   if (build.status !== 0) process.exit(1)
 }
 
-/** Our server on `port` in its own process, the rate limit out of the way. */
+/** Our server on `port` in its own process (as `npm start` runs it), the rate limit out of the way. */
+const ourCommand = startCommand()
 const startServer = (port: number, fastPath: boolean) =>
-  new Promise<ChildProcess>((resolveStart, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        CATALOG_DIR: snapshot,
-        FOUNDATION_ENABLED: "false",
-        CATALOG_RATE_LIMIT: "100000000",
-        CATALOG_FAST_PATH: String(fastPath)
-      },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes("Listening on")) resolveStart(child)
-    }
-    child.stdout?.on("data", onData)
-    child.stderr?.on("data", onData)
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)))
+  startOurServer(ourCommand, {
+    PORT: String(port),
+    CATALOG_DIR: snapshot,
+    FOUNDATION_ENABLED: "false",
+    CATALOG_RATE_LIMIT: "100000000",
+    CATALOG_FAST_PATH: String(fastPath)
   })
 
 interface Call {

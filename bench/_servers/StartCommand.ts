@@ -1,6 +1,6 @@
 // Our server as `npm start` runs it: the bundled build under plain node with the start script's own
 // flags (the fixed young generation among them), so that every bench measures what is deployed.
-import { spawnSync } from "node:child_process"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 
@@ -16,3 +16,21 @@ export const startCommand = (): ReadonlyArray<string> => {
   const flags = /node ((?:--\S+ )*)dist\/server\/main\.mjs/.exec(startScript)?.[1]?.trim().split(" ") ?? []
   return [...flags, "dist/server/main.mjs"]
 }
+
+/** Starts our server (`startCommand`) with `env` added, resolving once it says it listens. */
+export const startOurServer = (command: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<ChildProcess>((resolveStart, reject) => {
+    const child = spawn(process.execPath, command, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes("Listening on")) resolveStart(child)
+    }
+    child.stdout?.on("data", onData)
+    child.stderr?.on("data", onData)
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)))
+  })

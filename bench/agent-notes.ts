@@ -8,8 +8,6 @@
 // Needs BENCH_DATABASE_URL or TEST_DATABASE_URL; prints the Markdown table.
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:54329/postgres npm run bench -- agent-notes
-import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
@@ -23,9 +21,9 @@ import {
   DURATION_SECONDS,
   ORIGIN,
   RATE_LIMIT,
-  root,
   withBenchDatabase
 } from "./_foundation/Harness.js"
+import { ensureSnapshot } from "./_servers/StartCommand.js"
 
 const snapshot = process.env.BENCH_SNAPSHOT ?? join(tmpdir(), "bench-snapshot-agents-content")
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
@@ -35,18 +33,7 @@ const NOTES_PER_ORGANIZATION = 500
 const REDIRECT_URI = "http://127.0.0.1:9/callback"
 const AGENT_RESOURCE = `${ORIGIN}/mcp/agent`
 
-if (!existsSync(join(snapshot, "manifest.json"))) {
-  console.log(`building ${snapshot} from content/ …`)
-  const build = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "build/main.ts", "--quiet", "--out", snapshot],
-    {
-      cwd: root,
-      stdio: "inherit"
-    }
-  )
-  if (build.status !== 0) process.exit(1)
-}
+ensureSnapshot(snapshot)
 
 // ---------------------------------------------------------------------------------------------
 // Tokens for /mcp/agent: the code flow with oauth4webapi, the person's browser played with fetch.

@@ -8,14 +8,14 @@
 // Uses PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, else the embedded PGlite.
 //
 //   npm run bench -- auth-flood          (BENCH_SECONDS, default 10; BENCH_ROUNDS, default 2)
-import { type ChildProcess, execFile, spawnSync } from "node:child_process"
+import { type ChildProcess, execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
 import * as Pg from "pg"
-import { startCommand, startOurServer } from "./_servers/StartCommand.js"
+import { ensureSnapshot, startCommand, startOurServer } from "./_servers/StartCommand.js"
 
 const root = resolve(import.meta.dirname, "..")
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -25,11 +25,7 @@ const floodClients = 4
 const floodConnections = 4
 const snapshot = join(tmpdir(), "bench-auth-flood-snapshot")
 
-const run = (command: string, args: ReadonlyArray<string>) => {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" })
-  if (result.status !== 0) process.exit(1)
-}
-run(process.execPath, ["--import", "tsx", "build/main.ts", "--if-stale", "--quiet", "--out", snapshot])
+ensureSnapshot(snapshot)
 const manifest = JSON.parse(readFileSync(join(snapshot, "manifest.json"), "utf8"))
 const episodePath = `/v1/episodes/${Object.keys(manifest.episodes)[0]}`
 const ourCommand = startCommand()

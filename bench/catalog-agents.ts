@@ -4,31 +4,18 @@
 // /rpc with one JSON request message). Every server runs in its own process over the demo
 // podcast's snapshot; autocannon drives all of them from this one, with identical settings.
 // `npm run bench -- catalog-agents`; prints the Markdown table for BENCHMARKS.md.
-import { type ChildProcess, spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import type { ChildProcess } from "node:child_process"
 import { loadavg, tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import autocannon from "autocannon"
-import { startCommand, startOurServer } from "./_servers/StartCommand.js"
+import { ensureSnapshot, startCommand, startOurServer } from "./_servers/StartCommand.js"
 
-const root = resolve(import.meta.dirname, "..")
 const snapshot = process.env.BENCH_SNAPSHOT ?? join(tmpdir(), "bench-snapshot-agents-content")
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
 
-if (!existsSync(join(snapshot, "manifest.json"))) {
-  console.log(`building ${snapshot} from content/ …`)
-  const build = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "build/main.ts", "--quiet", "--out", snapshot],
-    {
-      cwd: root,
-      stdio: "inherit"
-    }
-  )
-  if (build.status !== 0) process.exit(1)
-}
+ensureSnapshot(snapshot)
 
 /** Our server on `port` in its own process (as `npm start` runs it), the rate limit out of the way. */
 const ourCommand = startCommand()

@@ -4,12 +4,12 @@
 // server's start-up time. Uses a snapshot of the Changelog master feed when ../shared is present
 // (built once into the temp folder, or BENCH_SNAPSHOT), else the demo podcast.
 // `npm run bench -- catalog-rest`; prints a Markdown table for BENCHMARKS.md.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
-import { startCommand } from "./_servers/StartCommand.js"
+import { ensureSnapshot, startCommand } from "./_servers/StartCommand.js"
 
 const root = resolve(import.meta.dirname, "..")
 const corpusFeed = resolve(root, "../shared/corpus/changelog/feeds/changelog-master.xml")
@@ -18,24 +18,6 @@ const snapshot =
   process.env.BENCH_SNAPSHOT ??
   join(tmpdir(), useCorpus ? "bench-snapshot-changelog-master" : "bench-snapshot-content")
 
-/** Builds a snapshot into `out` unless an up-to-date one is there (kept between runs). */
-const ensureSnapshot = (out: string, feed: string | undefined) => {
-  const build = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "build/main.ts",
-      "--if-stale",
-      "--quiet",
-      "--out",
-      out,
-      ...(feed ? ["--feed", feed] : [])
-    ],
-    { cwd: root, stdio: "inherit" }
-  )
-  if (build.status !== 0) process.exit(1)
-}
 ensureSnapshot(snapshot, useCorpus ? corpusFeed : undefined)
 // With the corpus, our server also runs over the small demo snapshot: the same 304 with a small
 // heap shows what holding the large catalog in memory costs the hot path.

@@ -1,5 +1,5 @@
-// Our server as `npm start` runs it: the bundled build under plain node with the start script's own
-// flags (the fixed young generation among them), so that every bench measures what is deployed.
+// Our server as `npm start` runs it (the bundled build under plain node with the start script's own
+// flags, the fixed young generation among them), and the snapshot it serves, for every bench.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -34,3 +34,25 @@ export const startOurServer = (command: ReadonlyArray<string>, env: Record<strin
     child.stderr?.on("data", onData)
     child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)))
   })
+
+/**
+ * Builds a catalog snapshot into `out` (from `feed`, else `content/`) unless an up-to-date one is
+ * there: kept between runs, rebuilt when the build step or its input changed.
+ */
+export const ensureSnapshot = (out: string, feed?: string): void => {
+  const build = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "build/main.ts",
+      "--if-stale",
+      "--quiet",
+      "--out",
+      out,
+      ...(feed ? ["--feed", feed] : [])
+    ],
+    { cwd: root, stdio: "inherit" }
+  )
+  if (build.status !== 0) throw new Error(`building the snapshot in ${out} failed`)
+}

@@ -9,7 +9,6 @@
 import * as Http from "node:http"
 import * as Https from "node:https"
 import type { AddressInfo } from "node:net"
-import { createServer } from "node:net"
 import { describe, expect, layer } from "@effect/vitest"
 import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -24,17 +23,9 @@ import * as Effect from "effect/Effect"
 import type { Browser } from "playwright-core"
 import { freshDataDir } from "../foundation/support/Backends.js"
 import { browserUnavailable, launchBrowser, newContext } from "../support/Browser.js"
+import { freePort } from "../support/FreePort.js"
 import { certificatesUnavailable, makeTestCertificates } from "../support/TestCertificates.js"
 import { agentServer } from "./support/AgentServer.js"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address() as AddressInfo
-      server.close(() => resolve(address.port))
-    })
-  })
 
 const skip = browserUnavailable ?? certificatesUnavailable
 const port = await freePort()

@@ -11,7 +11,6 @@
 // matches nothing) fails the page. The MCP Inspector lines are not run; the tools they call must
 // exist on the server they name (those of /mcp/agent run in test/agent/agent-inspector.test.ts).
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
@@ -21,6 +20,7 @@ import * as Logger from "effect/Logger"
 import { buildCatalog } from "../../build/BuildCatalog.js"
 import { freshDataDir } from "../foundation/support/Backends.js"
 import { runCommand } from "../support/Command.js"
+import { freePort as freePortNow } from "../support/FreePort.js"
 import { codeBlocksOf } from "../support/MarkdownBlocks.js"
 import { tempDir } from "../support/TempDir.js"
 import { request, testServer } from "../support/TestServer.js"
@@ -62,14 +62,7 @@ class DocsService extends Context.Tag("DocsService")<
   { readonly url: string; readonly workDirectory: string }
 >() {}
 
-const freePort = Effect.async<number>((resume) => {
-  const server = createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const address = server.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
-    server.close(() => resume(Effect.succeed(port)))
-  })
-})
+const freePort = Effect.promise(freePortNow)
 
 /** The service's log lines appended to a file, as `npm start > service.log` leaves them. */
 const fileLogger = (file: string) =>

@@ -6,12 +6,12 @@
 // input, before the server sees it.
 import { type ChildProcess, spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { COOKIE, linkTokenFor, PUBLIC_ORIGIN, uniqueEmail } from "../foundation/support/FoundationClient.js"
+import { freePort as freePortNow } from "../support/FreePort.js"
 import { tempDir } from "../support/TempDir.js"
 import type { TestResponse } from "../support/TestServer.js"
 import { catalogAcceptance, foundationAcceptance, type Run, type Step } from "./support/AcceptanceRequests.js"
@@ -26,14 +26,7 @@ import {
 const prism = localTool("prism")
 if ("skip" in prism) console.warn(`Skipping the Prism proxy run: ${prism.skip}`)
 
-const freePort = Effect.async<number>((resume) => {
-  const probe = createServer()
-  probe.listen(0, "127.0.0.1", () => {
-    const address = probe.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
-    probe.close(() => resume(Effect.succeed(port)))
-  })
-})
+const freePort = Effect.promise(freePortNow)
 
 /** `prism proxy` of one document in front of `upstream`, stopped with the scope. */
 const prismProxy = (tool: string, document: string, upstream: string) =>

@@ -6,7 +6,6 @@
 // the outbox's log lines, as a person running the service locally reads them.
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { createServer } from "node:net"
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type { BrowserContext, Page, Response } from "playwright-core"
@@ -20,15 +19,7 @@ import {
   sqlQuery
 } from "../foundation/support/FoundationClient.js"
 import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address() as AddressInfo
-      server.close(() => resolve(address.port))
-    })
-  })
+import { freePort } from "../support/FreePort.js"
 
 const port = await freePort()
 const origin = `http://127.0.0.1:${port}`

@@ -6,7 +6,6 @@
 // The server listens on a port chosen first, so that its PUBLIC_ORIGIN is the address the browser uses.
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { createServer } from "node:net"
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as oauth from "oauth4webapi"
@@ -14,15 +13,7 @@ import { escapeHtml } from "../../src/http/pages/Html.js"
 import { freshDataDir } from "../foundation/support/Backends.js"
 import { foundationServer } from "../foundation/support/FoundationClient.js"
 import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address() as AddressInfo
-      server.close(() => resolve(address.port))
-    })
-  })
+import { freePort } from "../support/FreePort.js"
 
 const port = await freePort()
 const origin = `http://127.0.0.1:${port}`

@@ -5,11 +5,13 @@
 // Configured by environment variables only; its output is kept for the test to read.
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import * as esbuild from "esbuild"
+import { freePort } from "./FreePort.js"
+
+export { freePort }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 
@@ -40,18 +42,6 @@ export const serverBundle = Effect.acquireRelease(
   }),
   ({ outdir }) => Effect.sync(() => rmSync(outdir, { recursive: true, force: true }))
 ).pipe(Effect.map(({ entry }) => entry))
-
-/** A port the operating system considers free right now. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 export interface ChildService {
   readonly port: number

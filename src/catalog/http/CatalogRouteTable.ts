@@ -123,17 +123,17 @@ export const decodedValuesKept = 1024
 export const pathDecoderOf = <A, I>(
   path: string,
   schema: Option.Option<Schema.Schema<A, I>>
-): ((params: Readonly<Record<string, string | undefined>>) => Either.Either<A | void, ParseError>) => {
+): ((params: Readonly<Record<string, string | undefined>>) => Either.Either<unknown, ParseError>) => {
   const decode = decoderOf(schema)
   const name = oneParameter.exec(path)?.[1]
   if (name === undefined) return decode
-  const decoded = makeLruCache<Either.Either<A | void, ParseError>>(decodedValuesKept)
+  const decoded = makeLruCache<Either.Either<unknown, ParseError>>(decodedValuesKept)
   return (params) => {
     const value = params[name]
     if (value === undefined) return decode(params)
     const known = decoded.get(value)
     if (known !== undefined) return known
-    const result: Either.Either<A | void, ParseError> = decode(params)
+    const result: Either.Either<unknown, ParseError> = decode(params)
     if (Either.isRight(result)) decoded.set(value, result)
     return result
   }

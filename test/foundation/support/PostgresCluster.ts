@@ -2,10 +2,10 @@
 // test can stop and restart it without disturbing the shared test server other files use.
 import { execFileSync } from "node:child_process"
 import { chownSync, mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import * as Effect from "effect/Effect"
+import { freePort } from "../../support/FreePort.js"
 
 export const pgCtl = process.env.TEST_PG_CTL
 
@@ -16,17 +16,6 @@ const run = (binary: string, args: ReadonlyArray<string>) =>
   isRoot
     ? execFileSync("runuser", ["-u", "postgres", "--", binary, ...args], { stdio: "pipe" })
     : execFileSync(binary, [...args], { stdio: "pipe" })
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 export interface PostgresCluster {
   readonly url: string

@@ -12,6 +12,7 @@ import { UserRepo } from "./Accounts/UserRepo.js"
 import { DatabaseReadiness, layerDatabase } from "./Database/Database.js"
 import { Transactions } from "./Database/DatabaseEdge.js"
 import { PageCursors } from "./Database/KeysetPage.js"
+import { UntracedStatements } from "./Database/UntracedStatements.js"
 import { FoundationApi } from "./FoundationApi.js"
 import { FoundationConfig } from "./FoundationConfig.js"
 import { Housekeeping } from "./Housekeeping.js"
@@ -96,7 +97,7 @@ export const FoundationServices = Layer.mergeAll(
       FoundationResource.layer
     )
   ),
-  Layer.provideMerge(PageCursors.Default)
+  Layer.provideMerge(Layer.mergeAll(PageCursors.Default, UntracedStatements.layer))
 )
 
 const Handlers = Layer.mergeAll(

@@ -5,6 +5,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
+import * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -20,6 +21,7 @@ import { ReadinessChecks } from "../../http/ServerRegistries.js"
 import { FoundationConfig, type FoundationSettings } from "../FoundationConfig.js"
 import { type EmbeddedPostgresError, embeddedPostgres } from "./EmbeddedPostgres.js"
 import { runMigrations } from "./Migrations.js"
+import { DatabasePool } from "./UntracedStatements.js"
 
 const INT8_OID = 20
 
@@ -111,20 +113,27 @@ const remembered = (transform: (name: string) => string): ((name: string) => str
 
 /** The client, connected; without migrations (the bench baseline and migration tests use it too). */
 export const layerClient: Layer.Layer<
-  PgClient.PgClient | SqlClient.SqlClient,
+  PgClient.PgClient | SqlClient.SqlClient | DatabasePool,
   SqlError | EmbeddedPostgresError,
   FoundationConfig
 > = Layer.scopedContext(
   Effect.gen(function* () {
     const settings = yield* FoundationConfig
     const options = yield* poolOptions(settings)
+    const pool = yield* openPool(options)
+    const transformResultNames = remembered(Str.snakeToCamel)
     const client = yield* PgClient.fromPool({
-      acquire: openPool(options),
+      acquire: Effect.succeed(pool),
       applicationName: "foundation",
-      transformResultNames: remembered(Str.snakeToCamel),
+      transformResultNames,
       transformQueryNames: remembered(Str.camelToSnake)
     })
-    return Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+    // The client's own row transform (names, and the keys of JSON values, as `transformJson` does).
+    const transformRows = Statement.defaultTransforms(transformResultNames).array
+    return Context.make(PgClient.PgClient, client).pipe(
+      Context.add(SqlClient.SqlClient, client),
+      Context.add(DatabasePool, { pool, transformRows })
+    )
   })
 ).pipe(Layer.provide(Reactivity.layer))
 

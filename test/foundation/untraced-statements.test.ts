@@ -1,0 +1,145 @@
+// The hot reads' statements run on the pool directly (src/foundation/Database/UntracedStatements.ts):
+// their rows are the client's rows, a transaction's statements still run on its connection (on
+// PGlite's one connection a direct read inside a transaction would wait forever), failures are the
+// client's `SqlError`, and with the tracer on each statement is the client's own, with its span.
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Tracer from "effect/Tracer"
+import { layerClient } from "../../src/foundation/Database/Database.js"
+import { UntracedStatements } from "../../src/foundation/Database/UntracedStatements.js"
+import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
+import { backends } from "./support/Backends.js"
+
+const clientOn = (env: Record<string, string>) =>
+  Layer.provideMerge(UntracedStatements.layer, layerClient).pipe(
+    Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")),
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  )
+
+/** Runs `body` with a client (and untraced statements) on a fresh database of `backend`. */
+const withStatements = <A, E>(
+  database: (typeof backends)[number]["database"],
+  body: Effect.Effect<A, E, SqlClient.SqlClient | UntracedStatements>
+) =>
+  Effect.scoped(
+    Effect.flatMap(database, (env) => Effect.provide(body, clientOn(env))).pipe(
+      Effect.withTracerEnabled(false)
+    )
+  )
+
+const setUp = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql`CREATE TABLE probe (probe_id text PRIMARY KEY, made_at timestamptz NOT NULL, big_count bigint NOT NULL,
+    doc jsonb NOT NULL)`.pipe(
+    Effect.zipRight(
+      sql`INSERT INTO probe VALUES ('a', '2026-01-02T03:04:05.678Z', 42, '{"inner_key": [1, 2]}')`
+    )
+  )
+)
+
+for (const backend of backends) {
+  describe.skipIf(backend.skip)(`untraced statements on ${backend.name}`, () => {
+    it.live("answer the rows the client answers: names, JSON keys, counters and dates alike", () =>
+      withStatements(
+        backend.database,
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const statements = yield* UntracedStatements
+          yield* setUp
+          const statement = sql`SELECT probe_id, made_at, big_count, doc FROM probe WHERE probe_id = ${"a"}`
+          const direct = yield* statements.rows(statement)
+          const viaClient = yield* statement
+          expect(direct).toEqual(viaClient)
+          expect(direct).toEqual([
+            {
+              probeId: "a",
+              madeAt: new Date("2026-01-02T03:04:05.678Z"),
+              bigCount: 42,
+              doc: { innerKey: [1, 2] }
+            }
+          ])
+        })
+      )
+    )
+
+    it.live("inside a transaction read on the transaction's connection", () =>
+      withStatements(
+        backend.database,
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const statements = yield* UntracedStatements
+          yield* setUp
+          const seen = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                yield* sql`INSERT INTO probe VALUES ('b', now(), 1, '{}')`
+                return yield* statements.rows(sql`SELECT probe_id FROM probe ORDER BY probe_id`)
+              })
+            )
+            .pipe(Effect.timeout("5 seconds"))
+          // The uncommitted row is visible only on the transaction's own connection.
+          expect(seen).toEqual([{ probeId: "a" }, { probeId: "b" }])
+        })
+      )
+    )
+
+    it.live("fail with the client's SqlError, and the pool serves the next read", () =>
+      withStatements(
+        backend.database,
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const statements = yield* UntracedStatements
+          const failure = yield* Effect.flip(statements.rows(sql`SELECT * FROM no_such_table`))
+          expect(failure).toBeInstanceOf(SqlError)
+          expect(yield* statements.rows(sql`SELECT 1 AS one`)).toEqual([{ one: 1 }])
+        })
+      )
+    )
+
+    it.live("interrupted, leave the connection to the pool", () =>
+      withStatements(
+        backend.database,
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const statements = yield* UntracedStatements
+          const slow = yield* Effect.fork(statements.rows(sql`SELECT pg_sleep(0.2) AS slept`))
+          yield* Effect.sleep("20 millis")
+          yield* Fiber.interrupt(slow)
+          // PGlite has one connection: the next read waits for the interrupted one, then runs.
+          for (let i = 0; i < 3; i++) {
+            expect(yield* statements.rows(sql`SELECT ${i}::int AS i`)).toEqual([{ i }])
+          }
+        })
+      )
+    )
+
+    it.live("with the tracer on, run as the client runs them, with its span", () => {
+      const names: Array<string> = []
+      return withStatements(
+        backend.database,
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const statements = yield* UntracedStatements
+          const native = yield* Effect.tracer
+          const recording = Tracer.make({
+            span: (name, parent, context, links, startTime, kind, options) => {
+              names.push(name)
+              return native.span(name, parent, context, links, startTime, kind, options)
+            },
+            context: native.context
+          })
+          yield* statements.rows(sql`SELECT 1 AS one`)
+          expect(names).toEqual([])
+          yield* statements
+            .rows(sql`SELECT 1 AS one`)
+            .pipe(Effect.withTracerEnabled(true), Effect.withTracer(recording))
+          expect(names).toEqual(["sql.execute"])
+        })
+      )
+    })
+  })
+}

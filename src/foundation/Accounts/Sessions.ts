@@ -7,6 +7,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
+import { rememberedRows } from "../Database/RememberedRows.js"
+import { UntracedStatements } from "../Database/UntracedStatements.js"
 import { Role } from "../Domain/Common.js"
 import { MemberId, OrganizationId, SessionId, UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
@@ -45,6 +47,7 @@ const RENEW_AFTER_SECONDS = 60
 export class Sessions extends Effect.Service<Sessions>()("Sessions", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const statements = yield* UntracedStatements
     const { sessionTtl } = yield* FoundationConfig
     const ttlSeconds = Math.floor(Duration.toSeconds(sessionTtl))
 
@@ -63,10 +66,10 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
         })
     )
 
-    const findLive = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: SessionRow,
-      execute: (tokenHash) => sql`
+    const sessionRows = rememberedRows(SessionRow, "id")
+    const findLive = (tokenHash: string) =>
+      Effect.flatMap(
+        statements.rows(sql`
         SELECT s.id, s.user_id,
           (SELECT m.organization_id FROM members m
             WHERE m.organization_id = s.active_organization_id AND m.user_id = s.user_id) AS active_organization_id,
@@ -76,8 +79,9 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
             WHERE m.user_id = s.user_id) AS memberships,
           s.last_seen_at < now() - make_interval(secs => ${RENEW_AFTER_SECONDS}::int) AS stale
         FROM sessions s
-        WHERE s.token_hash = ${tokenHash} AND s.revoked_at IS NULL AND s.expires_at > now()`
-    })
+        WHERE s.token_hash = ${tokenHash} AND s.revoked_at IS NULL AND s.expires_at > now()`),
+        sessionRows.first
+      )
 
     /**
      * The live session holding `token`, if any, with the user's memberships (one statement). The

@@ -7,6 +7,8 @@ import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, type Position } from "../Database/KeysetPage.js"
+import { rememberedRows } from "../Database/RememberedRows.js"
+import { UntracedStatements } from "../Database/UntracedStatements.js"
 import { Role } from "../Domain/Common.js"
 import { MemberId, OrganizationId, UserId } from "../Domain/Ids.js"
 import { Member } from "../Domain/Member.js"
@@ -30,24 +32,24 @@ export type MemberRow = typeof MemberRow.Type
 export const TargetMember = Schema.Struct({ id: MemberId, userId: UserId, role: Role })
 export type TargetMember = typeof TargetMember.Type
 
-const decodeMemberRows = Schema.decodeUnknown(Schema.Array(MemberRow))
-
 export class MemberRepo extends Effect.Service<MemberRepo>()("MemberRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const statements = yield* UntracedStatements
+    const memberRows = rememberedRows(MemberRow, "id")
 
     /** `limit` rows after `after`, oldest membership first (served by `members_page_idx`). */
     const page = repositoryCall(
       "MemberRepo.page",
       (organizationId: OrganizationId, after: Option.Option<Position>, limit: number) =>
         Effect.flatMap(
-          sql`
+          statements.rows(sql`
             SELECT m.id, m.user_id, u.name, u.email, m.role, m.created_at
             FROM members m JOIN users u ON u.id = m.user_id
             WHERE m.organization_id = ${organizationId} AND ${keysetCondition(sql, after, "after", "m.")}
             ORDER BY m.created_at, m.id
-            LIMIT ${limit}`,
-          decodeMemberRows
+            LIMIT ${limit}`),
+          memberRows.all
         )
     )
 

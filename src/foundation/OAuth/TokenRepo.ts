@@ -8,6 +8,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
+import { rememberedRows } from "../Database/RememberedRows.js"
+import { UntracedStatements } from "../Database/UntracedStatements.js"
 import { Role, Scope } from "../Domain/Common.js"
 import { GrantId, OrganizationId, UserId } from "../Domain/Ids.js"
 import { BoundOrganizationFields, boundOrganizationColumns } from "../Organizations/BoundOrganization.js"
@@ -66,6 +68,7 @@ export type AccessRow = typeof AccessRow.Type
 export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const statements = yield* UntracedStatements
 
     const insertCode = repositoryCall(
       "TokenRepo.insertCode",
@@ -137,10 +140,10 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
             now() + make_interval(secs => ${token.ttlSeconds}::int))`.pipe(Effect.asVoid)
     )
 
-    const findAccess = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: AccessRow,
-      execute: (tokenHash) => sql`
+    const accessRows = rememberedRows(AccessRow, "grantId")
+    const findAccess = (tokenHash: string) =>
+      Effect.flatMap(
+        statements.rows(sql`
         SELECT g.id AS grant_id, g.client_id, g.user_id, g.organization_id, g.resource, t.scopes,
           (SELECT m.role FROM members m
             WHERE m.user_id = g.user_id AND m.organization_id = g.organization_id) AS acts_for_role,
@@ -149,8 +152,9 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
         FROM oauth_access_tokens t JOIN oauth_grants g ON g.id = t.grant_id
           JOIN organizations o ON o.id = g.organization_id
         WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now()
-          AND g.revoked_at IS NULL`
-    })
+          AND g.revoked_at IS NULL`),
+        accessRows.first
+      )
 
     /** The live access token with this hash, if any; records the grant's use at most once a minute. */
     const authenticateAccess = repositoryCall("TokenRepo.authenticateAccess", (tokenHash: string) =>

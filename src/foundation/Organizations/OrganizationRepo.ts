@@ -7,6 +7,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { onUniqueViolation, repositoryCall } from "../Database/DatabaseEdge.js"
+import { rememberedRows } from "../Database/RememberedRows.js"
+import { UntracedStatements } from "../Database/UntracedStatements.js"
 import { Role } from "../Domain/Common.js"
 import { AlreadyMember, SlugTaken } from "../Domain/Errors.js"
 import { MemberId, OrganizationId, UserId } from "../Domain/Ids.js"
@@ -34,15 +36,17 @@ const MembershipKey = Schema.Struct({ userId: UserId, organizationId: Organizati
 export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("OrganizationRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const statements = yield* UntracedStatements
     const columns = sql.literal(
       "o.id, o.name, o.slug, o.company_name, o.website, o.phone, o.address, o.version"
     )
 
-    const findById = SqlSchema.findOne({
-      Request: OrganizationId,
-      Result: Organization,
-      execute: (id) => sql`SELECT ${columns} FROM organizations o WHERE o.id = ${id}`
-    })
+    const organizationRows = rememberedRows(Organization, "id")
+    const findById = (id: OrganizationId) =>
+      Effect.flatMap(
+        statements.rows(sql`SELECT ${columns} FROM organizations o WHERE o.id = ${id}`),
+        organizationRows.first
+      )
 
     const listForUser = SqlSchema.findAll({
       Request: UserId,

@@ -8,6 +8,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, PageCursors } from "../Database/KeysetPage.js"
+import { rememberedRows } from "../Database/RememberedRows.js"
+import { UntracedStatements } from "../Database/UntracedStatements.js"
 import { type PageRequest, Role, Scope } from "../Domain/Common.js"
 import { TokenNotFound } from "../Domain/Errors.js"
 import { OrganizationId, TokenId, UserId } from "../Domain/Ids.js"
@@ -59,6 +61,7 @@ const SHOWN_LENGTH = TOKEN_PREFIX.length + 8
 export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const statements = yield* UntracedStatements
     const cursors = yield* PageCursors
 
     const create = repositoryCall(
@@ -97,10 +100,10 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
       }
     )
 
-    const findLive = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: TokenRow,
-      execute: (tokenHash) => sql`
+    const tokenRows = rememberedRows(TokenRow, "id")
+    const findLive = (tokenHash: string) =>
+      Effect.flatMap(
+        statements.rows(sql`
         SELECT t.id, t.organization_id, t.scopes, t.created_by,
           (SELECT m.role FROM members m
             WHERE m.user_id = t.created_by AND m.organization_id = t.organization_id) AS acts_for_role,
@@ -108,8 +111,9 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
           (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
         FROM api_tokens t JOIN organizations o ON o.id = t.organization_id
         WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now()
-          AND t.created_by IS NOT NULL`
-    })
+          AND t.created_by IS NOT NULL`),
+        tokenRows.first
+      )
 
     /**
      * The live token, if any, with its creator's current role and its organization (one statement,

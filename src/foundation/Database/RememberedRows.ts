@@ -1,0 +1,83 @@
+// Rows decoded by their schema once, not on every read of the same values. The hot reads return the
+// same rows again and again (a credential's row on each of its requests, a page of members on each
+// look at it), and decoding a row checks every column against its field's schema: for a page of 51
+// members ≈ 58 µs of CPU and ≈ 270 KB of short-lived objects a request (BENCHMARKS.md, issue 15).
+// Decoding is a pure function of the row's values, so a row whose columns all equal those of a row
+// accepted before is accepted again as the same decoded value; any column that differs (a renamed
+// member, a token's `stale` turning true) is decoded afresh. Refusals are never kept.
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { LRUCache } from "lru-cache"
+
+/** How many rows each decoder remembers (by key; the least recently read goes first). */
+const ROWS_REMEMBERED = 4096
+
+/** Equal as the values a row's columns hold: primitives, dates, and JSON arrays and objects of them. */
+export const sameValue = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
+  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime()
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false
+    return true
+  }
+  if (Array.isArray(b) || b instanceof Date) return false
+  return sameRecord(a as Record<string, unknown>, b as Record<string, unknown>)
+}
+
+const sameRecord = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => {
+  let count = 0
+  for (const key in b) {
+    if (!Object.hasOwn(b, key)) continue
+    count++
+    if (!Object.hasOwn(a, key) || !sameValue(a[key], b[key])) return false
+  }
+  for (const key in a) if (Object.hasOwn(a, key)) count--
+  return count === 0
+}
+
+interface Remembered<A> {
+  readonly row: Record<string, unknown>
+  readonly value: A
+}
+
+/** A decoder of rows that remembers accepted ones under their `keyColumn`. */
+export interface RowDecoder<A> {
+  /** The first row, if any (as `SqlSchema.findOne` decodes it). */
+  readonly first: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<A>, ParseResult.ParseError>
+  readonly all: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError>
+}
+
+export const rememberedRows = <A, I>(schema: Schema.Schema<A, I>, keyColumn: string): RowDecoder<A> => {
+  const decode = Schema.decodeUnknownEither(schema)
+  const remembered = new LRUCache<string, Remembered<A>>({ max: ROWS_REMEMBERED })
+  const decodeRow = (row: unknown): Either.Either<A, ParseResult.ParseError> => {
+    const key =
+      typeof row === "object" && row !== null ? (row as Record<string, unknown>)[keyColumn] : undefined
+    if (typeof key !== "string") return decode(row)
+    const hit = remembered.get(key)
+    if (hit !== undefined && sameRecord(hit.row, row as Record<string, unknown>))
+      return Either.right(hit.value)
+    const decoded = decode(row)
+    if (Either.isRight(decoded))
+      remembered.set(key, { row: row as Record<string, unknown>, value: decoded.right })
+    return decoded
+  }
+  return {
+    first: (rows) => (rows.length === 0 ? Effect.succeedNone : Effect.asSome(decodeRow(rows[0]))),
+    all: (rows) =>
+      Effect.suspend((): Either.Either<ReadonlyArray<A>, ParseResult.ParseError> => {
+        const values: Array<A> = []
+        for (const row of rows) {
+          const decoded = decodeRow(row)
+          if (Either.isLeft(decoded)) return Either.left(decoded.left)
+          values.push(decoded.right)
+        }
+        return Either.right(values)
+      })
+  }
+}

@@ -1,0 +1,132 @@
+// Rows decoded once and remembered (src/foundation/Database/RememberedRows.ts): a row equal in
+// every column to one accepted before is that row's decoded value; any difference is decoded
+// afresh, so a change is seen at once and a row the schema refuses is refused every time.
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as fc from "fast-check"
+import { rememberedRows, sameValue } from "../../src/foundation/Database/RememberedRows.js"
+import { MemberRow } from "../../src/foundation/Members/MemberRepo.js"
+
+const row = (overrides: Record<string, unknown> = {}) => ({
+  id: "mem_1",
+  userId: "usr_1",
+  name: "Ada",
+  email: "ada@example.com",
+  role: "member",
+  createdAt: new Date("2026-01-01T00:00:00.000Z"),
+  ...overrides
+})
+
+describe("remembered rows", () => {
+  it.effect("give the same decoded value for a row of equal columns, read again", () =>
+    Effect.gen(function* () {
+      const rows = rememberedRows(MemberRow, "id")
+      const [first] = yield* rows.all([row()])
+      // A new row object from the next read, with a new Date of the same instant.
+      const [again] = yield* rows.all([row()])
+      expect(again).toBe(first)
+      expect(first).toEqual(Schema.decodeUnknownSync(MemberRow)(row()))
+    })
+  )
+
+  it.effect("decode a changed row afresh and remember the change", () =>
+    Effect.gen(function* () {
+      const rows = rememberedRows(MemberRow, "id")
+      const [before] = yield* rows.all([row()])
+      const [renamed] = yield* rows.all([row({ name: "Ada L." })])
+      expect(renamed).not.toBe(before)
+      expect(renamed?.name).toBe("Ada L.")
+      const [later] = yield* rows.all([row({ createdAt: new Date("2026-01-01T00:00:00.001Z") })])
+      expect(later?.createdAt.getTime()).toBe(Date.parse("2026-01-01T00:00:00.001Z"))
+      const [promoted] = yield* rows.all([row({ role: "admin" })])
+      expect(promoted?.role).toBe("admin")
+    })
+  )
+
+  it.effect("refuse a row the schema refuses, even under the key of an accepted one", () =>
+    Effect.gen(function* () {
+      const rows = rememberedRows(MemberRow, "id")
+      yield* rows.all([row()])
+      const refused = yield* Effect.flip(rows.all([row(), row({ id: "mem_2", email: "not an email" })]))
+      expect(refused._tag).toBe("ParseError")
+      expect(yield* Effect.flip(rows.all([row({ email: "not an email" })]))).toMatchObject({
+        _tag: "ParseError"
+      })
+      // The refusal was not kept: the valid row is still the remembered one.
+      const [valid] = yield* rows.all([row()])
+      expect(valid?.email).toBe("ada@example.com")
+      expect(yield* Effect.flip(rows.all([row({ role: "emperor" })]))).toMatchObject({ _tag: "ParseError" })
+    })
+  )
+
+  it.effect("decode rows without a key every time, and read the first row of a statement", () =>
+    Effect.gen(function* () {
+      const rows = rememberedRows(MemberRow, "id")
+      expect(yield* rows.first([])).toEqual(Option.none())
+      const first = yield* rows.first([row(), row({ id: "mem_2" })])
+      expect(Option.map(first, (member) => member.id)).toEqual(Option.some("mem_1"))
+      expect(yield* Effect.flip(rows.first([row({ id: 7 })]))).toMatchObject({ _tag: "ParseError" })
+    })
+  )
+
+  it.effect("compare JSON columns by value: a membership added or renamed is seen", () =>
+    Effect.gen(function* () {
+      const Row = Schema.Struct({
+        id: Schema.String,
+        memberships: Schema.Array(Schema.Struct({ organizationId: Schema.String, name: Schema.String }))
+      })
+      const rows = rememberedRows(Row, "id")
+      const one = { id: "s", memberships: [{ organizationId: "o1", name: "One" }] }
+      const first = Option.getOrThrow(yield* rows.first([one]))
+      expect(Option.getOrThrow(yield* rows.first([structuredClone(one)]))).toBe(first)
+      const renamed = { id: "s", memberships: [{ organizationId: "o1", name: "Uno" }] }
+      expect(Option.getOrThrow(yield* rows.first([renamed])).memberships[0]?.name).toBe("Uno")
+      const added = { id: "s", memberships: [...renamed.memberships, { organizationId: "o2", name: "Two" }] }
+      expect(Option.getOrThrow(yield* rows.first([added])).memberships).toHaveLength(2)
+    })
+  )
+})
+
+describe("sameValue", () => {
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.constantFrom(null, true, false, 0, -0, 1, "", "a"),
+      fc.string(),
+      fc.integer(),
+      fc.date({ noInvalidDate: true }),
+      fc.array(tie("value"), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), tie("value"), { maxKeys: 3 })
+    )
+  })).value
+
+  it("holds for a value and its copy", () =>
+    fc.assert(
+      fc.property(json, (value) => {
+        const copy = structuredClone(value)
+        return sameValue(value, copy) && sameValue(copy, value)
+      })
+    ))
+
+  it("agrees with a comparison of the values' canonical JSON", () => {
+    const canonical = (value: unknown): string =>
+      value instanceof Date
+        ? `date(${value.getTime()})`
+        : Array.isArray(value)
+          ? `[${value.map(canonical).join(",")}]`
+          : typeof value === "object" && value !== null
+            ? `{${Object.keys(value)
+                .sort()
+                .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+                .join(",")}}`
+            : JSON.stringify(value)
+    fc.assert(
+      fc.property(json, json, (a, b) => {
+        // JSON writes -0 as 0, and -0 === 0: the same number to a column too.
+        return sameValue(a, b) === (canonical(a) === canonical(b))
+      })
+    )
+  })
+})

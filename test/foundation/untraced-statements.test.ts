@@ -34,9 +34,10 @@ const withStatements = <A, E>(
 
 const setUp = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql`CREATE TABLE probe (probe_id text PRIMARY KEY, made_at timestamptz NOT NULL, big_count bigint NOT NULL,
-    doc jsonb NOT NULL)`.pipe(
+    doc jsonb NOT NULL, maybe_text text)`.pipe(
     Effect.zipRight(
-      sql`INSERT INTO probe VALUES ('a', '2026-01-02T03:04:05.678Z', 42, '{"inner_key": [1, 2]}')`
+      sql`INSERT INTO probe VALUES ('a', '2026-01-02T03:04:05.678Z', 42,
+        '{"inner_key": [1, 2], "list_of": [{"deep_key": "x"}]}', NULL)`
     )
   )
 )
@@ -50,7 +51,7 @@ for (const backend of backends) {
           const sql = yield* SqlClient.SqlClient
           const statements = yield* UntracedStatements
           yield* setUp
-          const statement = sql`SELECT probe_id, made_at, big_count, doc FROM probe WHERE probe_id = ${"a"}`
+          const statement = sql`SELECT probe_id, made_at, big_count, doc, maybe_text, probe_id AS again FROM probe WHERE probe_id = ${"a"}`
           const direct = yield* statements.rows(statement)
           const viaClient = yield* statement
           expect(direct).toEqual(viaClient)
@@ -59,7 +60,9 @@ for (const backend of backends) {
               probeId: "a",
               madeAt: new Date("2026-01-02T03:04:05.678Z"),
               bigCount: 42,
-              doc: { innerKey: [1, 2] }
+              doc: { innerKey: [1, 2], listOf: [{ deepKey: "x" }] },
+              maybeText: null,
+              again: "a"
             }
           ])
         })
@@ -76,7 +79,7 @@ for (const backend of backends) {
           const seen = yield* sql
             .withTransaction(
               Effect.gen(function* () {
-                yield* sql`INSERT INTO probe VALUES ('b', now(), 1, '{}')`
+                yield* sql`INSERT INTO probe VALUES ('b', now(), 1, '{}', NULL)`
                 return yield* statements.rows(sql`SELECT probe_id FROM probe ORDER BY probe_id`)
               })
             )

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
-import { rememberedRows } from "../Database/RememberedRows.js"
+import { builtOnce, rememberedRows } from "../Database/RememberedRows.js"
 import { UntracedStatements } from "../Database/UntracedStatements.js"
 import { Role } from "../Domain/Common.js"
 import { MemberId, OrganizationId, SessionId, UserId } from "../Domain/Ids.js"
@@ -87,6 +87,20 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
      * The live session holding `token`, if any, with the user's memberships (one statement). The
      * active organization is reported only while the user is still a member of it.
      */
+    // A row read again is the same remembered row (`sessionRows`): what it says is built once.
+    const sessionOf = builtOnce(
+      (row: typeof SessionRow.Type): AuthenticatedSession => ({
+        principal: {
+          kind: "session",
+          sessionId: row.id,
+          userId: row.userId,
+          activeOrganizationId: row.activeOrganizationId,
+          memberships: row.memberships
+        },
+        renewed: row.stale
+      })
+    )
+
     const authenticate = repositoryCall("Sessions.authenticate", (token: string) =>
       Effect.gen(function* () {
         const found = yield* findLive(hashSecret(token))
@@ -97,16 +111,7 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
             UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(secs => ${ttlSeconds}::int)
             WHERE id = ${row.id}`
         }
-        return Option.some<AuthenticatedSession>({
-          principal: {
-            kind: "session",
-            sessionId: row.id,
-            userId: row.userId,
-            activeOrganizationId: row.activeOrganizationId,
-            memberships: row.memberships
-          },
-          renewed: row.stale
-        })
+        return Option.some(sessionOf(row))
       })
     )
 

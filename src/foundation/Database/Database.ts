@@ -128,11 +128,11 @@ export const layerClient: Layer.Layer<
       transformResultNames,
       transformQueryNames: remembered(Str.camelToSnake)
     })
-    // The client's own row transform (names, and the keys of JSON values, as `transformJson` does).
-    const transformRows = Statement.defaultTransforms(transformResultNames).array
+    // The client's own transforms of rows: names, and the keys of JSON values (`transformJson`).
+    const columnValue = Statement.defaultTransforms(transformResultNames).value
     return Context.make(PgClient.PgClient, client).pipe(
       Context.add(SqlClient.SqlClient, client),
-      Context.add(DatabasePool, { pool, transformRows })
+      Context.add(DatabasePool, { pool, columnName: transformResultNames, columnValue })
     )
   })
 ).pipe(Layer.provide(Reactivity.layer))

@@ -3,7 +3,7 @@
 // off), a scope for the connection and their fiber-local bookkeeping: ≈ 24 µs of CPU a statement
 // on this machine against ≈ 21 µs for `pg` itself to send it and read the answer (BENCHMARKS.md,
 // issue 15). Here the statement is still built and compiled by the client (`sql\`…\``, its name
-// transforms), its rows renamed by the client's own row transform and decoded by the callers'
+// transforms), its rows keyed and renamed by the client's own transforms and decoded by the callers'
 // schemas; only the execution differs. Inside a transaction, or with the tracer on, the statement
 // runs as the client runs it, on the transaction's connection, with its span.
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -15,14 +15,38 @@ import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import type * as Pg from "pg"
 
-/** The pool the client was made from, and the client's own transform of result rows. */
+/** The pool the client was made from, and the client's own transforms of result rows. */
 export class DatabasePool extends Context.Tag("DatabasePool")<
   DatabasePool,
   {
     readonly pool: Pg.Pool
-    readonly transformRows: <A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>
+    /** A column's name as the client's rows have it (`user_id` → `userId`). */
+    readonly columnName: (name: string) => string
+    /** A column's value as the client's rows have it (the keys of JSON objects renamed too). */
+    readonly columnValue: (value: unknown) => unknown
   }
 >() {}
+
+/**
+ * The rows of a result read as arrays, as objects keyed as the client keys them: the same objects
+ * the client makes from `pg`'s own row objects, made once instead of twice (and each column's name
+ * renamed once a statement rather than once a row).
+ */
+const rowObjects = (
+  result: Pg.QueryResult<Array<unknown>>,
+  columnName: (name: string) => string,
+  columnValue: (value: unknown) => unknown
+): Array<Record<string, unknown>> => {
+  const names = result.fields.map((field) => columnName(field.name))
+  const rows = new Array<Record<string, unknown>>(result.rows.length)
+  for (let r = 0; r < rows.length; r++) {
+    const values = result.rows[r] as Array<unknown>
+    const row: Record<string, unknown> = {}
+    for (let c = 0; c < names.length; c++) row[names[c] as string] = columnValue(values[c])
+    rows[r] = row
+  }
+  return rows
+}
 
 export class UntracedStatements extends Context.Tag("UntracedStatements")<
   UntracedStatements,
@@ -35,7 +59,7 @@ export class UntracedStatements extends Context.Tag("UntracedStatements")<
 >() {
   static readonly layer = Layer.effect(
     UntracedStatements,
-    Effect.map(DatabasePool, ({ pool, transformRows }) => ({
+    Effect.map(DatabasePool, ({ pool, columnName, columnValue }) => ({
       rows: <A extends object>(statement: Statement.Statement<A>) =>
         Effect.withFiberRuntime<ReadonlyArray<A>, SqlError>((fiber) => {
           if (
@@ -63,14 +87,15 @@ export class UntracedStatements extends Context.Tag("UntracedStatements")<
                 return
               }
               client.query(
-                text,
-                params as Array<unknown>,
-                (cause: Error | undefined, result: Pg.QueryResult) => {
+                { text, values: params as Array<unknown>, rowMode: "array" },
+                (cause: Error | undefined, result: Pg.QueryResult<Array<unknown>>) => {
                   release()
                   resume(
                     cause
                       ? Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
-                      : Effect.succeed(transformRows(result.rows as ReadonlyArray<A>))
+                      : Effect.succeed(
+                          rowObjects(result, columnName, columnValue) as unknown as ReadonlyArray<A>
+                        )
                   )
                 }
               )

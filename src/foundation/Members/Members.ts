@@ -7,6 +7,7 @@ import * as Option from "effect/Option"
 import { Sessions } from "../Accounts/Sessions.js"
 import { Transactions } from "../Database/DatabaseEdge.js"
 import { PageCursors } from "../Database/KeysetPage.js"
+import { builtOnce } from "../Database/RememberedRows.js"
 import type { PageRequest, Role } from "../Domain/Common.js"
 import { LastOwner, MemberNotFound, RoleNotPermitted } from "../Domain/Errors.js"
 import type { MemberId, OrganizationId } from "../Domain/Ids.js"
@@ -17,7 +18,7 @@ import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { ApiTokens } from "../Tokens/ApiTokens.js"
 import { traced } from "../Traced.js"
-import { MemberRepo, type TargetMember } from "./MemberRepo.js"
+import { MemberRepo, type MemberRow, type TargetMember } from "./MemberRepo.js"
 
 export class Members extends Effect.Service<Members>()("Members", {
   effect: Effect.gen(function* () {
@@ -30,6 +31,13 @@ export class Members extends Effect.Service<Members>()("Members", {
     const apiTokens = yield* ApiTokens
     const grants = yield* GrantRepo
 
+    // Rows were decoded by Member's own field schemas on their way out of the database, and a row
+    // read again is the same remembered row: its Member is built once.
+    const memberOf = builtOnce(
+      (row: MemberRow): Member =>
+        new Member({ id: row.id, userId: row.userId, name: row.name, email: row.email, role: row.role }, true)
+    )
+
     /** Any member may list the members (a non-member gets 404). */
     const list = traced(
       "Members.list",
@@ -40,12 +48,7 @@ export class Members extends Effect.Service<Members>()("Members", {
             `members:${organizationId}`,
             page,
             (after, limit) => repo.page(organizationId, after, limit),
-            // Rows were decoded by Member's own field schemas on their way out of the database.
-            (row) =>
-              new Member(
-                { id: row.id, userId: row.userId, name: row.name, email: row.email, role: row.role },
-                true
-              )
+            memberOf
           )
         )
     )

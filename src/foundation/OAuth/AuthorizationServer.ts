@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Transactions } from "../Database/DatabaseEdge.js"
+import { builtOnce } from "../Database/RememberedRows.js"
 import type { Scope } from "../Domain/Common.js"
 import { GrantId, type OrganizationId, type UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
@@ -23,7 +24,7 @@ import { GrantRepo } from "./GrantRepo.js"
 import type { OAuthClient } from "./OAuthClient.js"
 import { InvalidGrant, InvalidScope, InvalidTarget } from "./OAuthErrors.js"
 import { verifyS256 } from "./Pkce.js"
-import { TokenRepo } from "./TokenRepo.js"
+import { type AccessRow, TokenRepo } from "./TokenRepo.js"
 
 /** Prefixes of the secrets, so secret scanners and people can tell them apart (`fst_` is an API token). */
 export const ACCESS_TOKEN_PREFIX = "foa_"
@@ -302,26 +303,26 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
       })
     )
 
+    // A row read again is the same remembered row (TokenRepo's `accessRows`): built once.
+    const accessOf = builtOnce(
+      (row: AccessRow): AuthenticatedAccess => ({
+        principal: {
+          kind: "oauth",
+          grantId: row.grantId,
+          clientId: row.clientId,
+          organizationId: row.organizationId,
+          scopes: row.scopes,
+          actsFor: row.userId,
+          actsForRole: row.actsForRole,
+          organization: boundOrganization(row)
+        },
+        resource: row.resource
+      })
+    )
+
     /** The principal of a live access token, and the resource it was issued for. */
     const authenticate = traced("AuthorizationServer.authenticate", (accessToken: string) =>
-      Effect.map(
-        tokens.authenticateAccess(hashSecret(accessToken)),
-        Option.map(
-          (row): AuthenticatedAccess => ({
-            principal: {
-              kind: "oauth",
-              grantId: row.grantId,
-              clientId: row.clientId,
-              organizationId: row.organizationId,
-              scopes: row.scopes,
-              actsFor: row.userId,
-              actsForRole: row.actsForRole,
-              organization: boundOrganization(row)
-            },
-            resource: row.resource
-          })
-        )
-      )
+      Effect.map(tokens.authenticateAccess(hashSecret(accessToken)), Option.map(accessOf))
     )
 
     return { issueCode, exchangeCode, refresh, revoke, authenticate }

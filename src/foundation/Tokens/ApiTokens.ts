@@ -8,7 +8,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, PageCursors } from "../Database/KeysetPage.js"
-import { rememberedRows } from "../Database/RememberedRows.js"
+import { builtOnce, rememberedRows } from "../Database/RememberedRows.js"
 import { UntracedStatements } from "../Database/UntracedStatements.js"
 import { type PageRequest, Role, Scope } from "../Domain/Common.js"
 import { TokenNotFound } from "../Domain/Errors.js"
@@ -120,21 +120,26 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
      * so a read of that organization needs no other query); records its use at most once a minute. A token whose creator's
      * account is gone acts for no one, so it is no token.
      */
+    // A row read again is the same remembered row (`tokenRows`): its principal is built once.
+    const principalOf = builtOnce(
+      (row: typeof TokenRow.Type): ApiKeyPrincipal => ({
+        kind: "apiKey",
+        tokenId: row.id,
+        organizationId: row.organizationId,
+        scopes: row.scopes,
+        actsFor: row.createdBy,
+        actsForRole: row.actsForRole,
+        organization: boundOrganization(row)
+      })
+    )
+
     const authenticate = repositoryCall("ApiTokens.authenticate", (token: string) =>
       Effect.gen(function* () {
         const found = yield* findLive(hashSecret(token))
         if (Option.isNone(found)) return Option.none<ApiKeyPrincipal>()
         const row = found.value
         if (row.stale) yield* sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`
-        return Option.some<ApiKeyPrincipal>({
-          kind: "apiKey",
-          tokenId: row.id,
-          organizationId: row.organizationId,
-          scopes: row.scopes,
-          actsFor: row.createdBy,
-          actsForRole: row.actsForRole,
-          organization: boundOrganization(row)
-        })
+        return Option.some(principalOf(row))
       })
     )
 

@@ -14,6 +14,7 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
 import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import { internalErrorEnvelope, isApiError } from "../http/ApiError.js"
@@ -37,10 +38,27 @@ const plainSegment = /^[A-Za-z0-9_-]+$/
 
 const internalError = envelopeAnswer(internalErrorEnvelope)
 
+/**
+ * `schema`'s encoding of a value, made once per value: the hot reads answer the same objects again
+ * and again (an organization and a credential's context are built once from their remembered rows),
+ * and encoding is a pure function of them.
+ */
+const encodedOnce = <A extends object, I>(schema: Schema.Schema<A, I>) => {
+  const encodeEither = Schema.encodeEither(schema)
+  const encoded = new WeakMap<A, I>()
+  return (value: A): Either.Either<I, ParseResult.ParseError> => {
+    const known = encoded.get(value)
+    if (known !== undefined) return Either.right(known)
+    const result = encodeEither(value)
+    if (Either.isRight(result)) encoded.set(value, result.right)
+    return result
+  }
+}
+
 // The success schemas the endpoints declare (`addSuccess`), as their handlers' answers are encoded.
 const encode = {
-  credentialContext: Schema.encode(CredentialContext),
-  organization: Schema.encode(Organization),
+  credentialContext: encodedOnce(CredentialContext),
+  organization: encodedOnce(Organization),
   // A page of members is written as it is. Each item's fields were decoded from its row by the
   // `Member` schema's own field schemas (MemberRepo's `MemberRow`), and none of them transforms, so
   // encoding the page would check every field a second time to give the same bytes: ≈ 90 µs of
@@ -98,7 +116,9 @@ export const ReadFastPath = Layer.effectDiscard(
     const authenticator = yield* Authenticator
     const organizations = yield* Organizations
     const members = yield* Members
-    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    // The runtime's fibers start with the tracer off (their traced calls make no span), as a
+    // request's would with `Effect.withTracerEnabled(false)`, without setting it per request.
+    const runFork = Runtime.runFork(yield* Effect.withTracerEnabled(Effect.runtime<never>(), false))
 
     /** The operation's success, encoded as its endpoint encodes it. */
     const operation = (found: Route, principal: Principal): Effect.Effect<unknown, unknown> => {
@@ -132,7 +152,7 @@ export const ReadFastPath = Layer.effectDiscard(
           authenticated = result
           return operation(found, result.principal)
         }
-      ).pipe(Effect.withTracerEnabled(false))
+      )
       runFork(work).addObserver((exit) => {
         const setCookie = authenticated?.setCookie
         const extra: Record<string, string> = setCookie === undefined ? {} : { "set-cookie": setCookie }

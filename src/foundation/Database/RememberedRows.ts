@@ -83,9 +83,9 @@ export const rememberedRows = <A, I>(schema: Schema.Schema<A, I>, keyColumn: str
 }
 
 /**
- * `build` of a remembered row, made once per row: the value read again is the same row object, so
- * what is built from it (a `Member`, an `Organization`: ≈ 0.5 µs each to construct) is kept beside
- * it for as long as the row is.
+ * `build` of an object, made once per object: a remembered row read again is the same object, so
+ * what is built from it (a `Member`, a principal: ≈ 0.5 µs each to construct, more when the
+ * constructor checks its fields) is kept beside it for as long as the row is.
  */
 export const builtOnce = <R extends object, B>(build: (row: R) => B): ((row: R) => B) => {
   const built = new WeakMap<R, B>()

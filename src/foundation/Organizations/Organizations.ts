@@ -4,6 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Sessions } from "../Accounts/Sessions.js"
 import { Transactions } from "../Database/DatabaseEdge.js"
+import { builtOnce } from "../Database/RememberedRows.js"
 import {
   ApiKeyCredentialContext,
   type CredentialContext,
@@ -136,40 +137,38 @@ export class Organizations extends Effect.Service<Organizations>()("Organization
         })
     )
 
-    /** Who the calling credential is (`context.credential`). */
-    const credentialContext = (principal: Principal) => {
+    /**
+     * Who the calling credential is (`context.credential`). A credential read again is the same
+     * principal (built once from its remembered row), so its answer is built, and checked, once.
+     */
+    const contextOf = builtOnce((principal: Principal): CredentialContext => {
       switch (principal.kind) {
         case "session":
-          return Effect.succeed<CredentialContext>(
-            new SessionCredentialContext({
-              principalKind: "session",
-              activeOrganizationId: principal.activeOrganizationId,
-              organizations: principal.memberships.map(({ organizationId, name, role }) => ({
-                id: organizationId,
-                name,
-                role
-              }))
-            })
-          )
+          return new SessionCredentialContext({
+            principalKind: "session",
+            activeOrganizationId: principal.activeOrganizationId,
+            organizations: principal.memberships.map(({ organizationId, name, role }) => ({
+              id: organizationId,
+              name,
+              role
+            }))
+          })
         case "apiKey":
-          return Effect.succeed<CredentialContext>(
-            new ApiKeyCredentialContext({
-              principalKind: "apiKey",
-              organization: { id: principal.organizationId, name: principal.organization.name },
-              grantedScopes: principal.scopes
-            })
-          )
+          return new ApiKeyCredentialContext({
+            principalKind: "apiKey",
+            organization: { id: principal.organizationId, name: principal.organization.name },
+            grantedScopes: principal.scopes
+          })
         case "oauth":
-          return Effect.succeed<CredentialContext>(
-            new OAuthCredentialContext({
-              principalKind: "oauth",
-              organization: { id: principal.organizationId, name: principal.organization.name },
-              grantedScopes: principal.scopes,
-              clientId: principal.clientId
-            })
-          )
+          return new OAuthCredentialContext({
+            principalKind: "oauth",
+            organization: { id: principal.organizationId, name: principal.organization.name },
+            grantedScopes: principal.scopes,
+            clientId: principal.clientId
+          })
       }
-    }
+    })
+    const credentialContext = (principal: Principal) => Effect.succeed(contextOf(principal))
 
     return { create, get, update, switchTo, credentialContext, listForUser: repo.listForUser }
   })

@@ -31,6 +31,18 @@ describe("remembered rows", () => {
     })
   )
 
+  it.effect("compare only the columns the schema reads: another column changes nothing", () =>
+    Effect.gen(function* () {
+      const rows = rememberedRows(MemberRow, "id")
+      const [first] = yield* rows.all([row()])
+      const [withExtra] = yield* rows.all([row({ unrelated: "anything" })])
+      expect(withExtra).toBe(first)
+      // A column the schema reads that is missing is not the remembered row.
+      const { email: _, ...withoutEmail } = row()
+      expect(yield* Effect.flip(rows.all([withoutEmail]))).toMatchObject({ _tag: "ParseError" })
+    })
+  )
+
   it.effect("decode a changed row afresh and remember the change", () =>
     Effect.gen(function* () {
       const rows = rememberedRows(MemberRow, "id")

@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import type * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 import { LRUCache } from "lru-cache"
 
 /** How many rows each decoder remembers (by key; the least recently read goes first). */
@@ -40,6 +41,35 @@ const sameRecord = (a: Record<string, unknown>, b: Record<string, unknown>): boo
   return count === 0
 }
 
+/**
+ * The columns a decode reads: the encoded side's properties when it is a plain struct (a decode
+ * ignores any other column, so only these need comparing), else undefined (compare every column).
+ */
+const columnsRead = (ast: AST.AST): ReadonlyArray<PropertyKey> | undefined => {
+  const encoded = AST.encodedAST(ast)
+  return AST.isTypeLiteral(encoded) && encoded.indexSignatures.length === 0
+    ? encoded.propertySignatures.map((property) => property.name)
+    : undefined
+}
+
+/** Equal in the columns a decode reads (a column that is absent differs from one that is undefined). */
+const sameColumns = (
+  columns: ReadonlyArray<PropertyKey>,
+  a: Record<PropertyKey, unknown>,
+  b: Record<PropertyKey, unknown>
+): boolean => {
+  for (const column of columns) {
+    const x = a[column]
+    const y = b[column]
+    if (x === y) {
+      if (x === undefined && Object.hasOwn(a, column) !== Object.hasOwn(b, column)) return false
+    } else if (!sameValue(x, y)) {
+      return false
+    }
+  }
+  return true
+}
+
 interface Remembered<A> {
   readonly row: Record<string, unknown>
   readonly value: A
@@ -55,13 +85,17 @@ export interface RowDecoder<A> {
 export const rememberedRows = <A, I>(schema: Schema.Schema<A, I>, keyColumn: string): RowDecoder<A> => {
   const decode = Schema.decodeUnknownEither(schema)
   const remembered = new LRUCache<string, Remembered<A>>({ max: ROWS_REMEMBERED })
+  const columns = columnsRead(schema.ast)
+  const same =
+    columns === undefined
+      ? sameRecord
+      : (a: Record<string, unknown>, b: Record<string, unknown>) => sameColumns(columns, a, b)
   const decodeRow = (row: unknown): Either.Either<A, ParseResult.ParseError> => {
     const key =
       typeof row === "object" && row !== null ? (row as Record<string, unknown>)[keyColumn] : undefined
     if (typeof key !== "string") return decode(row)
     const hit = remembered.get(key)
-    if (hit !== undefined && sameRecord(hit.row, row as Record<string, unknown>))
-      return Either.right(hit.value)
+    if (hit !== undefined && same(hit.row, row as Record<string, unknown>)) return Either.right(hit.value)
     const decoded = decode(row)
     if (Either.isRight(decoded))
       remembered.set(key, { row: row as Record<string, unknown>, value: decoded.right })

@@ -4,12 +4,12 @@
 // server's start-up time. Uses a snapshot of the Changelog master feed when ../shared is present
 // (built once into the temp folder, or BENCH_SNAPSHOT), else the demo podcast.
 // `npm run bench -- catalog-rest`; prints a Markdown table for BENCHMARKS.md.
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import autocannon from "autocannon"
-import { ensureSnapshot, startCommand } from "./_servers/StartCommand.js"
+import { ensureSnapshot, startCommand, startServer } from "./_servers/StartCommand.js"
 
 const root = resolve(import.meta.dirname, "..")
 const corpusFeed = resolve(root, "../shared/corpus/changelog/feeds/changelog-master.xml")
@@ -27,25 +27,6 @@ const manifest = JSON.parse(readFileSync(join(snapshot, "manifest.json"), "utf8"
 const slug = Object.keys(manifest.transcripts)[0] as string
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
-
-/** Starts a server process and waits for its ready line; returns it and how long it took. */
-const startServer = (args: Array<string>, env: Record<string, string>, ready: RegExp) =>
-  new Promise<{ child: ChildProcess; startupMs: number }>((resolveStart, reject) => {
-    const started = performance.now()
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (ready.test(output)) resolveStart({ child, startupMs: performance.now() - started })
-    }
-    child.stdout?.on("data", onData)
-    child.stderr?.on("data", onData)
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)))
-  })
 
 // Our server runs as `npm start` runs it: the bundled build, plain node with the same flags.
 const ourCommand = startCommand()

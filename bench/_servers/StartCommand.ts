@@ -17,10 +17,11 @@ export const startCommand = (): ReadonlyArray<string> => {
   return [...flags, "dist/server/main.mjs"]
 }
 
-/** Starts our server (`startCommand`) with `env` added, resolving once it says it listens. */
-export const startOurServer = (command: ReadonlyArray<string>, env: Record<string, string>) =>
-  new Promise<ChildProcess>((resolveStart, reject) => {
-    const child = spawn(process.execPath, command, {
+/** Starts `node <args>` with `env` added and waits for its ready line; returns it and how long it took. */
+export const startServer = (args: ReadonlyArray<string>, env: Record<string, string>, ready: RegExp) =>
+  new Promise<{ child: ChildProcess; startupMs: number }>((resolveStart, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"]
@@ -28,12 +29,16 @@ export const startOurServer = (command: ReadonlyArray<string>, env: Record<strin
     let output = ""
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
-      if (output.includes("Listening on")) resolveStart(child)
+      if (ready.test(output)) resolveStart({ child, startupMs: performance.now() - started })
     }
     child.stdout?.on("data", onData)
     child.stderr?.on("data", onData)
     child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)))
   })
+
+/** Starts our server (`startCommand`) with `env` added, resolving once it says it listens. */
+export const startOurServer = (command: ReadonlyArray<string>, env: Record<string, string>) =>
+  startServer(command, env, /Listening on/).then(({ child }) => child)
 
 /**
  * Builds a catalog snapshot into `out` (from `feed`, else `content/`) unless an up-to-date one is

@@ -21,15 +21,23 @@ const clientOn = (env: Record<string, string>) =>
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
   )
 
-/** Runs `body` with a client (and untraced statements) on a fresh database of `backend`. */
+/** Runs `body` with a client and untraced statements on a fresh database of `backend`. */
 const withStatements = <A, E>(
   database: (typeof backends)[number]["database"],
-  body: Effect.Effect<A, E, SqlClient.SqlClient | UntracedStatements>
+  body: (
+    sql: SqlClient.SqlClient,
+    statements: UntracedStatements["Type"]
+  ) => Effect.Effect<A, E, SqlClient.SqlClient>
 ) =>
   Effect.scoped(
-    Effect.flatMap(database, (env) => Effect.provide(body, clientOn(env))).pipe(
-      Effect.withTracerEnabled(false)
-    )
+    Effect.flatMap(database, (env) =>
+      Effect.provide(
+        Effect.flatMap(Effect.all([SqlClient.SqlClient, UntracedStatements]), ([sql, statements]) =>
+          body(sql, statements)
+        ),
+        clientOn(env)
+      )
+    ).pipe(Effect.withTracerEnabled(false))
   )
 
 const setUp = Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -45,11 +53,8 @@ const setUp = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`untraced statements on ${backend.name}`, () => {
     it.live("answer the rows the client answers: names, JSON keys, counters and dates alike", () =>
-      withStatements(
-        backend.database,
+      withStatements(backend.database, (sql, statements) =>
         Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const statements = yield* UntracedStatements
           yield* setUp
           const statement = sql`SELECT probe_id, made_at, big_count, doc, maybe_text, probe_id AS again FROM probe WHERE probe_id = ${"a"}`
           const direct = yield* statements.rows(statement)
@@ -70,11 +75,8 @@ for (const backend of backends) {
     )
 
     it.live("inside a transaction read on the transaction's connection", () =>
-      withStatements(
-        backend.database,
+      withStatements(backend.database, (sql, statements) =>
         Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const statements = yield* UntracedStatements
           yield* setUp
           const seen = yield* sql
             .withTransaction(
@@ -91,11 +93,8 @@ for (const backend of backends) {
     )
 
     it.live("fail with the client's SqlError, and the pool serves the next read", () =>
-      withStatements(
-        backend.database,
+      withStatements(backend.database, (sql, statements) =>
         Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const statements = yield* UntracedStatements
           const failure = yield* Effect.flip(statements.rows(sql`SELECT * FROM no_such_table`))
           expect(failure).toBeInstanceOf(SqlError)
           expect(yield* statements.rows(sql`SELECT 1 AS one`)).toEqual([{ one: 1 }])
@@ -104,11 +103,8 @@ for (const backend of backends) {
     )
 
     it.live("interrupted, leave the connection to the pool", () =>
-      withStatements(
-        backend.database,
+      withStatements(backend.database, (sql, statements) =>
         Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const statements = yield* UntracedStatements
           const slow = yield* Effect.fork(statements.rows(sql`SELECT pg_sleep(0.2) AS slept`))
           yield* Effect.sleep("20 millis")
           yield* Fiber.interrupt(slow)
@@ -122,11 +118,8 @@ for (const backend of backends) {
 
     it.live("with the tracer on, run as the client runs them, with its span", () => {
       const names: Array<string> = []
-      return withStatements(
-        backend.database,
+      return withStatements(backend.database, (sql, statements) =>
         Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const statements = yield* UntracedStatements
           const native = yield* Effect.tracer
           const recording = Tracer.make({
             span: (name, parent, context, links, startTime, kind, options) => {

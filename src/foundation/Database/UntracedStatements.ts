@@ -86,18 +86,31 @@ export class UntracedStatements extends Context.Tag("UntracedStatements")<
                 )
                 return
               }
+              // A connection that dies while checked out emits "error" on its client before its
+              // query's callback runs; unheard, that event would end the process (the pool listens
+              // only to idle clients). As the client does, the broken connection goes back with its
+              // error, so that the pool drops it.
+              let settled = false
+              const settle = (answer: Effect.Effect<ReadonlyArray<A>, SqlError>, broken?: Error) => {
+                if (settled) return
+                settled = true
+                client.off("error", onError)
+                release(broken)
+                resume(answer)
+              }
+              const onError = (cause: Error) =>
+                settle(Effect.fail(new SqlError({ cause, message: "Connection error" })), cause)
+              client.once("error", onError)
               client.query(
                 { text, values: params as Array<unknown>, rowMode: "array" },
-                (cause: Error | undefined, result: Pg.QueryResult<Array<unknown>>) => {
-                  release()
-                  resume(
+                (cause: Error | undefined, result: Pg.QueryResult<Array<unknown>>) =>
+                  settle(
                     cause
                       ? Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
                       : Effect.succeed(
                           rowObjects(result, columnName, columnValue) as unknown as ReadonlyArray<A>
                         )
                   )
-                }
               )
             })
           })

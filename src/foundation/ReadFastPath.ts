@@ -14,12 +14,12 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as ParseResult from "effect/ParseResult"
 import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import { internalErrorEnvelope, isApiError } from "../http/ApiError.js"
 import { envelopeAnswer, writeAnswer, writeError } from "../http/ErrorAnswer.js"
 import { FastPaths } from "../http/ServerRegistries.js"
+import { builtOnce } from "./Database/RememberedRows.js"
 import { PageQuery, pageRequest } from "./Domain/Common.js"
 import { CredentialContext } from "./Domain/CredentialContext.js"
 import { SessionRequired } from "./Domain/Errors.js"
@@ -43,17 +43,8 @@ const internalError = envelopeAnswer(internalErrorEnvelope)
  * and again (an organization and a credential's context are built once from their remembered rows),
  * and encoding is a pure function of them.
  */
-const encodedOnce = <A extends object, I>(schema: Schema.Schema<A, I>) => {
-  const encodeEither = Schema.encodeEither(schema)
-  const encoded = new WeakMap<A, I>()
-  return (value: A): Either.Either<I, ParseResult.ParseError> => {
-    const known = encoded.get(value)
-    if (known !== undefined) return Either.right(known)
-    const result = encodeEither(value)
-    if (Either.isRight(result)) encoded.set(value, result.right)
-    return result
-  }
-}
+const encodedOnce = <A extends object, I>(schema: Schema.Schema<A, I>) =>
+  builtOnce(Schema.encodeEither(schema))
 
 // The success schemas the endpoints declare (`addSuccess`), as their handlers' answers are encoded.
 const encode = {

@@ -13,6 +13,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type * as Pg from "pg"
 
 /** The pool the client was made from, and the client's own transforms of result rows. */
@@ -64,7 +65,7 @@ export class UntracedStatements extends Context.Tag("UntracedStatements")<
         Effect.withFiberRuntime<ReadonlyArray<A>, SqlError>((fiber) => {
           if (
             fiber.getFiberRef(FiberRef.currentTracerEnabled) ||
-            Context.getOption(fiber.currentContext, SqlClient.TransactionConnection)._tag === "Some"
+            Option.isSome(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
           ) {
             return statement
           }

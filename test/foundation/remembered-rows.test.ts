@@ -3,6 +3,7 @@
 // afresh, so a change is seen at once and a row the schema refuses is refused every time.
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
@@ -99,6 +100,94 @@ describe("remembered rows", () => {
       expect(Option.getOrThrow(yield* rows.first([added])).memberships).toHaveLength(2)
     })
   )
+})
+
+describe("remembered rows read as text", () => {
+  const names = ["id", "userId", "name", "email", "role", "createdAt", "unread"]
+  const text = (overrides: Partial<Record<string, string | null>> = {}): Array<string | null> => {
+    const columns: Record<string, string | null> = {
+      id: "mem_1",
+      userId: "usr_1",
+      name: "Ada",
+      email: "ada@example.com",
+      role: "member",
+      createdAt: "2026-01-01 00:00:00+00",
+      unread: "x",
+      ...overrides
+    }
+    return names.map((name) => columns[name] ?? null)
+  }
+  /** Text rows whose objects are made as a client would make them, counting how many were made. */
+  const textRows = (rows: Array<Array<string | null>>, columnNames: Array<string> = names) => {
+    const made = { count: 0 }
+    return {
+      made,
+      rows: {
+        names: columnNames,
+        rows,
+        object: (index: number) => {
+          made.count++
+          const object: Record<string, unknown> = {}
+          columnNames.forEach((name, c) => {
+            const value = rows[index]?.[c] ?? null
+            object[name] = name === "createdAt" && value !== null ? new Date(value) : value
+          })
+          return object
+        }
+      }
+    }
+  }
+
+  it("parse a row only when its text is not remembered, and see any change at once", () => {
+    const rows = rememberedRows(MemberRow, "id")
+    const read = (...texts: Array<Array<string | null>>) => {
+      const result = textRows(texts)
+      const values = Either.getOrThrow(rows.allText(result.rows))
+      return { values, made: result.made.count }
+    }
+    const first = read(text())
+    expect(first.made).toBe(1)
+    expect(first.values[0]).toEqual(Schema.decodeUnknownSync(MemberRow)(textRows([text()]).rows.object(0)))
+    const again = read(text())
+    expect(again.made).toBe(0)
+    expect(again.values[0]).toBe(first.values[0])
+    // A column the schema does not read changed: parsed, found equal, the same value, now remembered.
+    const unread = read(text({ unread: "y" }))
+    expect(unread.made).toBe(1)
+    expect(unread.values[0]).toBe(first.values[0])
+    expect(read(text({ unread: "y" })).made).toBe(0)
+    const renamed = read(text({ unread: "y", name: "Ada L." }))
+    expect(renamed.made).toBe(1)
+    expect(renamed.values[0]?.name).toBe("Ada L.")
+    const later = read(text({ unread: "y", name: "Ada L.", createdAt: "2026-01-01 00:00:00.001+00" }))
+    expect(later.values[0]?.createdAt.getTime()).toBe(Date.parse("2026-01-01T00:00:00.001Z"))
+  })
+
+  it("take the same text under other column names for another row", () => {
+    const rows = rememberedRows(MemberRow, "id")
+    Either.getOrThrow(rows.allText(textRows([text()]).rows))
+    const swapped = ["id", "userId", "unread", "email", "role", "createdAt", "name"]
+    const result = textRows([text()], swapped)
+    const [value] = Either.getOrThrow(rows.allText(result.rows))
+    expect(result.made.count).toBe(1)
+    expect(value?.name).toBe("x")
+  })
+
+  it("refuse a row the schema refuses every time, and read nothing without a key", () => {
+    const rows = rememberedRows(MemberRow, "id")
+    const bad = textRows([text({ email: "not an email" })])
+    expect(Either.isLeft(rows.allText(bad.rows))).toBe(true)
+    expect(Either.isLeft(rows.allText(bad.rows))).toBe(true)
+    expect(bad.made.count).toBe(2)
+    const keyless = textRows([text({ id: null })])
+    expect(Either.isLeft(rows.firstText(keyless.rows))).toBe(true)
+    expect(Either.getOrThrow(rows.firstText(textRows([]).rows))).toEqual(Option.none())
+    const two = textRows([text(), text({ id: "mem_2" })])
+    expect(Option.map(Either.getOrThrow(rows.firstText(two.rows)), (member) => member.id)).toEqual(
+      Option.some("mem_1")
+    )
+    expect(two.made.count).toBe(1)
+  })
 })
 
 describe("sameValue", () => {

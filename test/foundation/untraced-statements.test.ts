@@ -2,6 +2,7 @@
 // their rows are the client's rows, a transaction's statements still run on its connection (on
 // PGlite's one connection a direct read inside a transaction would wait forever), failures are the
 // client's `SqlError`, and with the tracer on each statement is the client's own, with its span.
+// Rows read as text for a remembering decoder decode as the client's rows do.
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
@@ -9,8 +10,11 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Tracer from "effect/Tracer"
 import { layerClient } from "../../src/foundation/Database/Database.js"
+import { rememberedRows } from "../../src/foundation/Database/RememberedRows.js"
 import { UntracedStatements } from "../../src/foundation/Database/UntracedStatements.js"
 import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
 import { backends } from "./support/Backends.js"
@@ -74,6 +78,42 @@ for (const backend of backends) {
       )
     )
 
+    it.live("decode rows read as text as the client's rows decode, and see a change at once", () =>
+      withStatements(backend.database, (sql, statements) =>
+        Effect.gen(function* () {
+          yield* setUp
+          const Probe = Schema.Struct({
+            probeId: Schema.String,
+            madeAt: Schema.DateFromSelf,
+            bigCount: Schema.Number,
+            doc: Schema.Struct({
+              innerKey: Schema.Array(Schema.Number),
+              listOf: Schema.Array(Schema.Unknown)
+            }),
+            maybeText: Schema.NullOr(Schema.String)
+          })
+          const decoder = rememberedRows(Probe, "probeId")
+          const read = sql`SELECT probe_id, made_at, big_count, doc, maybe_text FROM probe ORDER BY probe_id`
+          const viaClient = yield* Effect.flatMap(read, rememberedRows(Probe, "probeId").all)
+          const [first] = yield* statements.all(read, decoder)
+          expect([first]).toEqual(viaClient)
+          expect(yield* statements.first(read, decoder)).toEqual(Option.some(first))
+          expect(Option.getOrThrow(yield* statements.first(read, decoder))).toBe(first)
+          yield* sql`UPDATE probe SET big_count = 43, maybe_text = 'now', doc = '{"inner_key": [3], "list_of": []}'`
+          const [changed] = yield* statements.all(read, decoder)
+          expect(changed).toEqual({
+            ...first,
+            bigCount: 43,
+            maybeText: "now",
+            doc: { innerKey: [3], listOf: [] }
+          })
+          expect(yield* statements.first(sql`SELECT probe_id FROM probe WHERE false`, decoder)).toEqual(
+            Option.none()
+          )
+        })
+      )
+    )
+
     it.live("inside a transaction read on the transaction's connection", () =>
       withStatements(backend.database, (sql, statements) =>
         Effect.gen(function* () {
@@ -82,12 +122,17 @@ for (const backend of backends) {
             .withTransaction(
               Effect.gen(function* () {
                 yield* sql`INSERT INTO probe VALUES ('b', now(), 1, '{}', NULL)`
-                return yield* statements.rows(sql`SELECT probe_id FROM probe ORDER BY probe_id`)
+                const read = sql`SELECT probe_id FROM probe ORDER BY probe_id`
+                const decoder = rememberedRows(Schema.Struct({ probeId: Schema.String }), "probeId")
+                return [yield* statements.rows(read), yield* statements.all(read, decoder)]
               })
             )
             .pipe(Effect.timeout("5 seconds"))
           // The uncommitted row is visible only on the transaction's own connection.
-          expect(seen).toEqual([{ probeId: "a" }, { probeId: "b" }])
+          expect(seen).toEqual([
+            [{ probeId: "a" }, { probeId: "b" }],
+            [{ probeId: "a" }, { probeId: "b" }]
+          ])
         })
       )
     )

@@ -68,8 +68,8 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
 
     const sessionRows = rememberedRows(SessionRow, "id")
     const findLive = (tokenHash: string) =>
-      Effect.flatMap(
-        statements.rows(sql`
+      statements.first(
+        sql`
         SELECT s.id, s.user_id,
           (SELECT m.organization_id FROM members m
             WHERE m.organization_id = s.active_organization_id AND m.user_id = s.user_id) AS active_organization_id,
@@ -79,8 +79,8 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
             WHERE m.user_id = s.user_id) AS memberships,
           s.last_seen_at < now() - make_interval(secs => ${RENEW_AFTER_SECONDS}::int) AS stale
         FROM sessions s
-        WHERE s.token_hash = ${tokenHash} AND s.revoked_at IS NULL AND s.expires_at > now()`),
-        sessionRows.first
+        WHERE s.token_hash = ${tokenHash} AND s.revoked_at IS NULL AND s.expires_at > now()`,
+        sessionRows
       )
 
     /**

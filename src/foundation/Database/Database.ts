@@ -132,7 +132,12 @@ export const layerClient: Layer.Layer<
     const columnValue = Statement.defaultTransforms(transformResultNames).value
     return Context.make(PgClient.PgClient, client).pipe(
       Context.add(SqlClient.SqlClient, client),
-      Context.add(DatabasePool, { pool, columnName: transformResultNames, columnValue })
+      Context.add(DatabasePool, {
+        pool,
+        columnName: transformResultNames,
+        columnValue,
+        columnParser: (dataTypeId) => types.getTypeParser(dataTypeId, "text")
+      })
     )
   })
 ).pipe(Layer.provide(Reactivity.layer))

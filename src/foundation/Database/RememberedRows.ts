@@ -5,9 +5,12 @@
 // Decoding is a pure function of the row's values, so a row whose columns all equal those of a row
 // accepted before is accepted again as the same decoded value; any column that differs (a renamed
 // member, a token's `stale` turning true) is decoded afresh. Refusals are never kept.
+// Rows read as the text PostgreSQL sent (`TextRows`) are compared as that text, so a remembered row
+// is not even parsed: for a page of 51 members that spares 51 timestamps parsed and 51 row objects
+// built a request (BENCHMARKS.md, issue 15).
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type * as Option from "effect/Option"
+import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
@@ -70,9 +73,30 @@ const sameColumns = (
   return true
 }
 
+/** A result's rows as PostgreSQL sent them, each made into the client's row object on demand. */
+export interface TextRows {
+  /** The columns' names, as the client's row objects are keyed. */
+  readonly names: ReadonlyArray<string>
+  /** Each row's columns as text (null for NULL). */
+  readonly rows: ReadonlyArray<ReadonlyArray<string | null>>
+  /** Row `index` parsed and keyed as the client would return it. */
+  readonly object: (index: number) => Record<string, unknown>
+}
+
 interface Remembered<A> {
   readonly row: Record<string, unknown>
+  /** The row's text and column names, when it was read as text. */
+  readonly text: ReadonlyArray<string | null> | undefined
+  readonly names: ReadonlyArray<string> | undefined
   readonly value: A
+}
+
+/** Equal element by element (strings and nulls). */
+const sameTexts = (a: ReadonlyArray<string | null>, b: ReadonlyArray<string | null>): boolean => {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /** A decoder of rows that remembers accepted ones under their `keyColumn`. */
@@ -80,6 +104,10 @@ export interface RowDecoder<A> {
   /** The first row, if any (as `SqlSchema.findOne` decodes it). */
   readonly first: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<A>, ParseResult.ParseError>
   readonly all: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError>
+  /** `first` of rows read as text; a row whose text is remembered is not parsed. */
+  readonly firstText: (rows: TextRows) => Either.Either<Option.Option<A>, ParseResult.ParseError>
+  /** `all` of rows read as text; a row whose text is remembered is not parsed. */
+  readonly allText: (rows: TextRows) => Either.Either<ReadonlyArray<A>, ParseResult.ParseError>
 }
 
 export const rememberedRows = <A, I>(schema: Schema.Schema<A, I>, keyColumn: string): RowDecoder<A> => {
@@ -90,29 +118,74 @@ export const rememberedRows = <A, I>(schema: Schema.Schema<A, I>, keyColumn: str
     columns === undefined
       ? sameRecord
       : (a: Record<string, unknown>, b: Record<string, unknown>) => sameColumns(columns, a, b)
+  /**
+   * `row` decoded, or the value remembered under `key` when the row equals its remembered one; read
+   * as `text` (with `names`), that is remembered beside it.
+   */
+  const decodeKeyed = (
+    key: string,
+    hit: Remembered<A> | undefined,
+    row: Record<string, unknown>,
+    text?: ReadonlyArray<string | null>,
+    names?: ReadonlyArray<string>
+  ): Either.Either<A, ParseResult.ParseError> => {
+    if (hit !== undefined && same(hit.row, row)) {
+      // Equal where the schema reads: the same value, now also under this text.
+      if (text !== undefined && hit.text !== text) remembered.set(key, { ...hit, text, names })
+      return Either.right(hit.value)
+    }
+    const decoded = decode(row)
+    if (Either.isRight(decoded)) remembered.set(key, { row, text, names, value: decoded.right })
+    return decoded
+  }
   const decodeRow = (row: unknown): Either.Either<A, ParseResult.ParseError> => {
     const key =
       typeof row === "object" && row !== null ? (row as Record<string, unknown>)[keyColumn] : undefined
     if (typeof key !== "string") return decode(row)
+    return decodeKeyed(key, remembered.get(key), row as Record<string, unknown>)
+  }
+  const decodeText = (
+    rows: TextRows,
+    index: number,
+    keyIndex: number
+  ): Either.Either<A, ParseResult.ParseError> => {
+    const text = rows.rows[index] as ReadonlyArray<string | null>
+    const key = keyIndex === -1 ? undefined : text[keyIndex]
+    if (typeof key !== "string") return decode(rows.object(index))
     const hit = remembered.get(key)
-    if (hit !== undefined && same(hit.row, row as Record<string, unknown>)) return Either.right(hit.value)
-    const decoded = decode(row)
-    if (Either.isRight(decoded))
-      remembered.set(key, { row: row as Record<string, unknown>, value: decoded.right })
-    return decoded
+    if (
+      hit?.text !== undefined &&
+      hit.names !== undefined &&
+      sameTexts(hit.text, text) &&
+      sameTexts(hit.names, rows.names)
+    ) {
+      return Either.right(hit.value)
+    }
+    return decodeKeyed(key, hit, rows.object(index), text, rows.names)
+  }
+  const decodeAll = (
+    count: number,
+    decodeAt: (index: number) => Either.Either<A, ParseResult.ParseError>
+  ): Either.Either<ReadonlyArray<A>, ParseResult.ParseError> => {
+    const values = new Array<A>(count)
+    for (let i = 0; i < count; i++) {
+      const decoded = decodeAt(i)
+      if (Either.isLeft(decoded)) return Either.left(decoded.left)
+      values[i] = decoded.right
+    }
+    return Either.right(values)
   }
   return {
     first: (rows) => (rows.length === 0 ? Effect.succeedNone : Effect.asSome(decodeRow(rows[0]))),
-    all: (rows) =>
-      Effect.suspend((): Either.Either<ReadonlyArray<A>, ParseResult.ParseError> => {
-        const values: Array<A> = []
-        for (const row of rows) {
-          const decoded = decodeRow(row)
-          if (Either.isLeft(decoded)) return Either.left(decoded.left)
-          values.push(decoded.right)
-        }
-        return Either.right(values)
-      })
+    all: (rows) => Effect.suspend(() => decodeAll(rows.length, (i) => decodeRow(rows[i]))),
+    firstText: (rows) =>
+      rows.rows.length === 0
+        ? Either.right(Option.none())
+        : Either.map(decodeText(rows, 0, rows.names.indexOf(keyColumn)), Option.some),
+    allText: (rows) => {
+      const keyIndex = rows.names.indexOf(keyColumn)
+      return decodeAll(rows.rows.length, (i) => decodeText(rows, i, keyIndex))
+    }
   }
 }
 

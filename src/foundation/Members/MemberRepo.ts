@@ -42,14 +42,14 @@ export class MemberRepo extends Effect.Service<MemberRepo>()("MemberRepo", {
     const page = repositoryCall(
       "MemberRepo.page",
       (organizationId: OrganizationId, after: Option.Option<Position>, limit: number) =>
-        Effect.flatMap(
-          statements.rows(sql`
+        statements.all(
+          sql`
             SELECT m.id, m.user_id, u.name, u.email, m.role, m.created_at
             FROM members m JOIN users u ON u.id = m.user_id
             WHERE m.organization_id = ${organizationId} AND ${keysetCondition(sql, after, "after", "m.")}
             ORDER BY m.created_at, m.id
-            LIMIT ${limit}`),
-          memberRows.all
+            LIMIT ${limit}`,
+          memberRows
         )
     )
 

@@ -142,8 +142,8 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
 
     const accessRows = rememberedRows(AccessRow, "grantId")
     const findAccess = (tokenHash: string) =>
-      Effect.flatMap(
-        statements.rows(sql`
+      statements.first(
+        sql`
         SELECT g.id AS grant_id, g.client_id, g.user_id, g.organization_id, g.resource, t.scopes,
           (SELECT m.role FROM members m
             WHERE m.user_id = g.user_id AND m.organization_id = g.organization_id) AS acts_for_role,
@@ -152,8 +152,8 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
         FROM oauth_access_tokens t JOIN oauth_grants g ON g.id = t.grant_id
           JOIN organizations o ON o.id = g.organization_id
         WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now()
-          AND g.revoked_at IS NULL`),
-        accessRows.first
+          AND g.revoked_at IS NULL`,
+        accessRows
       )
 
     /** The live access token with this hash, if any; records the grant's use at most once a minute. */

@@ -43,10 +43,7 @@ export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("Organi
 
     const organizationRows = rememberedRows(Organization, "id")
     const findById = (id: OrganizationId) =>
-      Effect.flatMap(
-        statements.rows(sql`SELECT ${columns} FROM organizations o WHERE o.id = ${id}`),
-        organizationRows.first
-      )
+      statements.first(sql`SELECT ${columns} FROM organizations o WHERE o.id = ${id}`, organizationRows)
 
     const listForUser = SqlSchema.findAll({
       Request: UserId,

@@ -102,8 +102,8 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
 
     const tokenRows = rememberedRows(TokenRow, "id")
     const findLive = (tokenHash: string) =>
-      Effect.flatMap(
-        statements.rows(sql`
+      statements.first(
+        sql`
         SELECT t.id, t.organization_id, t.scopes, t.created_by,
           (SELECT m.role FROM members m
             WHERE m.user_id = t.created_by AND m.organization_id = t.organization_id) AS acts_for_role,
@@ -111,8 +111,8 @@ export class ApiTokens extends Effect.Service<ApiTokens>()("ApiTokens", {
           (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
         FROM api_tokens t JOIN organizations o ON o.id = t.organization_id
         WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now()
-          AND t.created_by IS NOT NULL`),
-        tokenRows.first
+          AND t.created_by IS NOT NULL`,
+        tokenRows
       )
 
     /**

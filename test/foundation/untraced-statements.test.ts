@@ -8,6 +8,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -160,6 +161,40 @@ for (const backend of backends) {
         })
       )
     )
+
+    // PGlite is one connection: nothing else could end it while a statement runs on it (its end is
+    // the stopped-server test's, test/foundation/database.test.ts).
+    if (backend.name === "PostgreSQL")
+      it.live(
+        "a connection ended by the server mid-statement fails that read, and the pool serves the next",
+        () =>
+          withStatements(backend.database, (sql, statements) =>
+            Effect.gen(function* () {
+              const slow = yield* Effect.fork(
+                Effect.either(
+                  statements.rows(sql`SELECT pg_sleep(30) AS slept, 'ended mid-statement' AS marker`)
+                )
+              )
+              // Wait until the slow statement runs, then end its backend from another connection.
+              let ended = false
+              for (let attempt = 0; attempt < 100 && !ended; attempt++) {
+                yield* Effect.sleep("20 millis")
+                const rows = yield* sql<{ ended: boolean }>`
+                SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid()
+                  AND state = 'active' AND query LIKE '%ended mid-statement%'`
+                ended = rows.some((row) => row.ended)
+              }
+              expect(ended).toBe(true)
+              const outcome = yield* Fiber.join(slow)
+              expect(Either.isLeft(outcome) && outcome.left).toBeInstanceOf(SqlError)
+              // The broken connection left the pool: every following read gets a working one.
+              for (let i = 0; i < 12; i++) {
+                expect(yield* statements.rows(sql`SELECT ${i}::int AS i`)).toEqual([{ i }])
+              }
+            }).pipe(Effect.timeout("20 seconds"))
+          )
+      )
 
     it.live("with the tracer on, run as the client runs them, with its span", () => {
       const names: Array<string> = []

@@ -17,7 +17,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
-import type * as Pg from "pg"
+import * as Pg from "pg"
 import type { RowDecoder, TextRows } from "./RememberedRows.js"
 
 /** The pool the client was made from, and the client's own transforms of result rows. */
@@ -62,6 +62,15 @@ const textRows = (
   }
 }
 
+/**
+ * Whether a statement's failure leaves its connection unusable: the server ended the session (a
+ * FATAL or PANIC error, as when the backend is terminated, which arrives before the socket closes)
+ * or the failure is not the server's answer at all. Given back as it is, such a connection would be
+ * lent to the next read, which would fail too; given back with the error, the pool drops it.
+ */
+const endsConnection = (cause: Error): boolean =>
+  !(cause instanceof Pg.DatabaseError) || cause.severity === "FATAL" || cause.severity === "PANIC"
+
 /** Whether a statement run now would record a span or belong to a transaction. */
 const runsAsClient = (fiber: {
   getFiberRef: <A>(ref: FiberRef.FiberRef<A>) => A
@@ -96,9 +105,9 @@ export class UntracedStatements extends Context.Tag("UntracedStatements")<
       const onPool = (statement: Statement.Statement<unknown>): Effect.Effect<TextRows, SqlError> => {
         const [text, params] = statement.compile()
         // No canceller: an interrupted read is left to finish (the statement timeout bounds it) and
-        // its connection goes back to the pool as usual; its answer is dropped. As with the client,
-        // a statement that fails gives its connection back for reuse (the pool drops a connection
-        // that broke); `pool.query` would close it, and PGlite's one connection with it.
+        // its connection goes back to the pool as usual; its answer is dropped. A statement the server
+        // refused gives its connection back for reuse (`pool.query` would close it, and PGlite's one
+        // connection with it); one whose connection ended gives it back broken (`endsConnection`).
         return Effect.async<TextRows, SqlError>((resume) => {
           pool.connect((connectError, client, release) => {
             if (connectError || client === undefined) {
@@ -130,11 +139,12 @@ export class UntracedStatements extends Context.Tag("UntracedStatements")<
             client.query(
               { text, values: params as Array<unknown>, rowMode: "array", types: asText },
               (cause: Error | undefined, result: Pg.QueryResult<Array<string | null>>) =>
-                settle(
-                  cause
-                    ? Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
-                    : Effect.succeed(textRows(result, transforms))
-                )
+                cause
+                  ? settle(
+                      Effect.fail(new SqlError({ cause, message: "Failed to execute statement" })),
+                      endsConnection(cause) ? cause : undefined
+                    )
+                  : settle(Effect.succeed(textRows(result, transforms)))
             )
           })
         })

@@ -8,6 +8,7 @@ import { Accounts } from "./Accounts/Accounts.js"
 import { AccountsHttp } from "./Accounts/Http.js"
 import { Sessions } from "./Accounts/Sessions.js"
 import { SignInRoutes } from "./Accounts/SignInRoutes.js"
+import { SignOutRoutes } from "./Accounts/SignOutRoutes.js"
 import { UserRepo } from "./Accounts/UserRepo.js"
 import { DatabaseReadiness, layerDatabase } from "./Database/Database.js"
 import { Transactions } from "./Database/DatabaseEdge.js"
@@ -136,6 +137,7 @@ export const FoundationRoutes = Layer.mergeAll(
   // OAuth's endpoints and the sign-in page live at the origin's root (extensions §8).
   OAuthRoutes,
   SignInRoutes,
+  SignOutRoutes,
   // The pages behind the links the service mails (extensions §1, §4, §6).
   VerifyEmailRoutes,
   InvitationRoutes,

@@ -1,0 +1,120 @@
+// `GET /sign-out` and its form post: a person ends the session of this browser, as `auth.signOut`
+// does for scripts (the same service call: the session is revoked and the cookie cleared). The post
+// must come from this service's own page (its Origin) and carry the page's form token, so that no
+// other site can sign a person out; anything else comes back as a page, never as JSON.
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
+import { html } from "../../http/pages/Html.js"
+import { BodyRules } from "../../http/ServerRegistries.js"
+import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
+import { FoundationConfig } from "../FoundationConfig.js"
+import { formParameters, singleValued, type UnreadableForm } from "../Pages/FormBody.js"
+import { sameFormToken, sessionFormToken } from "../Pages/FormToken.js"
+import { messageAnswer, messagePage, unavailablePage } from "../Pages/MessagePage.js"
+import { pageRoute } from "../Pages/PageRoute.js"
+import { Authenticator } from "../Security/AuthenticationLive.js"
+import type { SessionPrincipal } from "../Security/Principal.js"
+import { clearedSessionCookie } from "../Security/SessionCookie.js"
+import { Accounts } from "./Accounts.js"
+import { seeOther, tooManyRequests } from "./SignInRoutes.js"
+import { SIGN_OUT_PATH, signedOutPage, signOutPage } from "./SignOutPage.js"
+
+/** A token and nothing else. */
+const MAX_FORM_BYTES = 1024
+
+/** Binds the sign-out form to the session it ends. */
+const signOutToken = (session: { readonly principal: SessionPrincipal; readonly token: string }) =>
+  sessionFormToken(session.token, "sign-out", session.principal.sessionId)
+
+const refused = (reason: string) =>
+  messagePage({
+    status: 403,
+    title: "Sign-out refused",
+    body: html`<p>${reason} You are still signed in. <a href="${SIGN_OUT_PATH}">Sign out here</a></p>`
+  })
+
+export const SignOutRoutes = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    const accounts = yield* Accounts
+    const authenticator = yield* Authenticator
+    const { publicOrigin } = yield* FoundationConfig
+
+    ;(yield* BodyRules).add([
+      {
+        method: "POST",
+        path: SIGN_OUT_PATH,
+        maxBytes: MAX_FORM_BYTES,
+        mediaTypes: ["form"],
+        refusal: (error) =>
+          messageAnswer({
+            status: error.message.includes("larger") ? 413 : 400,
+            title: "This form could not be read",
+            body: html`<p>${error.message}</p><p><a href="${SIGN_OUT_PATH}">Back to sign-out</a></p>`
+          })
+      }
+    ])
+
+    const show = Effect.gen(function* () {
+      const session = yield* authenticator.pageSession(yield* HttpServerRequest.HttpServerRequest)
+      return Option.isNone(session)
+        ? signedOutPage()
+        : signOutPage({ formToken: signOutToken(session.value) })
+    })
+
+    const submit = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (request.headers.origin !== publicOrigin) {
+        return refused("This form was not sent from this service's sign-out page.")
+      }
+      const fields = singleValued(yield* formParameters)
+      if (Either.isLeft(fields)) {
+        return messagePage({
+          status: 400,
+          title: "This form could not be read",
+          body: html`<p>The field ${fields.left} appears twice. <a href="${SIGN_OUT_PATH}">Back to sign-out</a></p>`
+        })
+      }
+      const session = yield* authenticator.pageSession(request)
+      // Already without a session: what the person asked for is so; the stale cookie goes too.
+      if (Option.isNone(session)) return seeOther(SIGN_OUT_PATH, { "set-cookie": clearedSessionCookie })
+      if (!sameFormToken(fields.right.get("form_token") ?? "", signOutToken(session.value))) {
+        return refused("This form does not belong to your session.")
+      }
+      yield* accounts.signOut(session.value.principal)
+      return seeOther(SIGN_OUT_PATH, { "set-cookie": clearedSessionCookie })
+    })
+
+    const answer = (
+      handler: Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        UnreadableForm | RateLimited | DatabaseUnavailable,
+        HttpServerRequest.HttpServerRequest
+      >
+    ) =>
+      handler.pipe(
+        Effect.catchTags({
+          UnreadableForm: (error) =>
+            Effect.succeed(
+              messagePage({
+                status: 400,
+                title: "This form could not be read",
+                body: html`<p>${error.description}</p><p><a href="${SIGN_OUT_PATH}">Back to sign-out</a></p>`
+              })
+            ),
+          RateLimited: (error) => Effect.succeed(tooManyRequests(error.retryAfterSeconds)),
+          DatabaseUnavailable: () => Effect.succeed(unavailablePage())
+        })
+      )
+
+    yield* router.add(
+      "*",
+      SIGN_OUT_PATH,
+      tracedOnlyWithTheRequest(pageRoute({ GET: answer(show), POST: answer(submit) }))
+    )
+  })
+)

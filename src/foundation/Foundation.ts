@@ -45,6 +45,7 @@ import { Organizations } from "./Organizations/Organizations.js"
 import { MailTransport } from "./Outbox/MailTransport.js"
 import { Outbox, OutboxWorker } from "./Outbox/Outbox.js"
 import { InvitationRoutes } from "./Pages/InvitationRoutes.js"
+import { NewVerificationRoutes } from "./Pages/NewVerificationRoutes.js"
 import { VerifyEmailRoutes } from "./Pages/VerifyEmailRoutes.js"
 import { ReadFastPath } from "./ReadFastPath.js"
 import { ReferenceHttp } from "./Reference/Http.js"
@@ -140,6 +141,7 @@ export const FoundationRoutes = Layer.mergeAll(
   SignOutRoutes,
   // The pages behind the links the service mails (extensions §1, §4, §6).
   VerifyEmailRoutes,
+  NewVerificationRoutes,
   InvitationRoutes,
   OutboxWorker,
   Housekeeping,

@@ -45,6 +45,9 @@ export interface SignedIn {
   readonly sessionToken: string
 }
 
+/** New verification links a person may ask for in an hour. */
+export const NEW_LINKS_PER_HOUR = 3
+
 export class Accounts extends Effect.Service<Accounts>()("Accounts", {
   effect: Effect.gen(function* () {
     const transactions = yield* Transactions
@@ -209,6 +212,23 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
         })
     )
 
+    /**
+     * A new link to verify the account's own address, for a person whose link expired or went
+     * astray (the page `/verify-email/new`): at most `NEW_LINKS_PER_HOUR` an hour per account, so the
+     * service cannot be made to flood an inbox. Earlier links stay valid until they expire. Says which
+     * address the link went to, or that the address is verified already (nothing is sent).
+     */
+    const sendNewVerification = traced("Accounts.sendNewVerification", (principal: SessionPrincipal) =>
+      Effect.gen(function* () {
+        const user = yield* profile(principal.userId)
+        if (user.emailVerified) return { sent: false, email: user.email } as const
+        yield* limiter.consume(`verification-link:${principal.userId}`, NEW_LINKS_PER_HOUR, 3600)
+        yield* transactions.run(sendVerification(principal.userId, user.email, "verify-email"))
+        yield* outbox.wake
+        return { sent: true, email: user.email } as const
+      })
+    )
+
     /** Changes the password and revokes every other session of the user. */
     const changePassword = traced(
       "Accounts.changePassword",
@@ -248,6 +268,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       signIn,
       signOut,
       verifyEmail,
+      sendNewVerification,
       requestEmailChange,
       changePassword,
       profile,

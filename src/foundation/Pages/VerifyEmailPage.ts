@@ -8,6 +8,8 @@ import type { VerifiedEmail } from "../Accounts/Accounts.js"
 import { messagePage } from "./MessagePage.js"
 
 export const VERIFY_EMAIL_PATH = "/verify-email"
+/** Where a signed-in person asks for a new verification link. */
+export const NEW_VERIFICATION_PATH = "/verify-email/new"
 
 /** The page the link opens: nothing is verified until the person presses the button. */
 export const confirmEmailPage = (token: string): HttpServerResponse.HttpServerResponse =>
@@ -46,8 +48,47 @@ export const invalidLinkPage = messagePage({
   status: 400,
   title: "This link no longer works",
   body: html`<p>This verification link is invalid, has expired or was already used. If your address is already verified, there is nothing more to do.</p>
-<p>Check that you opened the newest message and that the whole link was copied. For a change of email address, ask for the change again in your profile to get a new link.</p>`
+<p>Check that you opened the newest message and that the whole link was copied. <a href="${NEW_VERIFICATION_PATH}">Ask for a new link</a> to verify your account's address; for a change of email address, ask for the change again in your profile.</p>`
 })
+
+/** The page that sends a new link to the account's address, with its one button. */
+export const newVerificationPage = (form: {
+  readonly email: string
+  readonly formToken: string
+  readonly problem?: string
+  readonly status?: number
+  readonly headers?: Readonly<Record<string, string>>
+}): HttpServerResponse.HttpServerResponse =>
+  pageResponse(
+    {
+      title: "Get a new verification link",
+      body: html`<h1>Get a new verification link</h1>
+<p class="lead">We will send a new link to <strong>${form.email}</strong>. Links you had before keep working until they expire.</p>
+${form.problem === undefined ? "" : notice("error", form.problem)}
+<form method="post" action="${NEW_VERIFICATION_PATH}">
+${hidden("form_token", form.formToken)}
+<div class="actions"><button type="submit">Send a new link</button></div>
+</form>
+<p class="hint">Not your address? Change it in your profile; the change is confirmed by a link sent to the new address.</p>`
+    },
+    { personal: true, status: form.status ?? 200, headers: form.headers ?? {} }
+  )
+
+/** The new link went out. */
+export const newLinkSentPage = (email: string) =>
+  messagePage({
+    status: 200,
+    title: "A new link is on its way",
+    body: html`<p>We sent a new verification link to <strong>${email}</strong>. Open the newest message and press the button on the page it opens.</p>`
+  })
+
+/** Nothing to send: the account's address is verified. */
+export const alreadyVerifiedPage = (email: string) =>
+  messagePage({
+    status: 200,
+    title: "Your address is verified",
+    body: html`<p><strong>${email}</strong> is already verified. There is nothing more to do.</p><p><a href="/">Go to the home page</a></p>`
+  })
 
 /** An email change whose address another account took while the link waited. */
 export const addressTakenPage = messagePage({

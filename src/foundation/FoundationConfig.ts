@@ -21,6 +21,8 @@ export interface FoundationSettings {
   /** The origin browsers use to reach the service: session writes must carry it; links use it. */
   readonly publicOrigin: string
   readonly sessionTtl: Duration.Duration
+  /** Live sessions an account may hold; signing in past it ends the least recently used. */
+  readonly maxSessionsPerUser: number
   readonly emailTokenTtl: Duration.Duration
   readonly invitationTtl: Duration.Duration
   /** Requests a minute allowed to one credential (session or token). */
@@ -142,6 +144,7 @@ export const foundationSettingsConfig = (publicOrigin: string): Config.Config<Fo
     ),
     publicOrigin: Config.succeed(publicOrigin),
     sessionTtl: positive("SESSION_TTL_DAYS", 30, 3650).pipe(Config.map(Duration.days)),
+    maxSessionsPerUser: positive("MAX_SESSIONS_PER_USER", 100, 10_000),
     emailTokenTtl: positive("EMAIL_TOKEN_TTL_HOURS", 48, 24 * 365).pipe(Config.map(Duration.hours)),
     invitationTtl: positive("INVITATION_TTL_DAYS", 7, 365).pipe(Config.map(Duration.days)),
     credentialRateLimit: positive("CREDENTIAL_RATE_LIMIT", 600, 1_000_000),

@@ -48,10 +48,14 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const statements = yield* UntracedStatements
-    const { sessionTtl } = yield* FoundationConfig
+    const { sessionTtl, maxSessionsPerUser } = yield* FoundationConfig
     const ttlSeconds = Math.floor(Duration.toSeconds(sessionTtl))
 
-    /** Starts a session; returns the token to put in the cookie. */
+    /**
+     * Starts a session; returns the token to put in the cookie. An account holds at most
+     * `maxSessionsPerUser` live sessions: past that, the least recently used end, so that the
+     * account's session list (one page, by contract) stays bounded however often it signs in.
+     */
     const create = repositoryCall(
       "Sessions.create",
       (userId: UserId, userAgent: string | null, activeOrganizationId: OrganizationId | null = null) =>
@@ -62,6 +66,13 @@ export class Sessions extends Effect.Service<Sessions>()("Sessions", {
             INSERT INTO sessions (id, token_hash, user_id, active_organization_id, user_agent, expires_at)
             VALUES (${id}, ${hashSecret(token)}, ${userId}, ${activeOrganizationId}, ${userAgent},
               now() + make_interval(secs => ${ttlSeconds}::int))`
+          yield* sql`
+            UPDATE sessions SET revoked_at = now()
+            WHERE id IN (
+              SELECT id FROM sessions
+              WHERE user_id = ${userId} AND id <> ${id} AND revoked_at IS NULL AND expires_at > now()
+              ORDER BY last_seen_at DESC, created_at DESC, id DESC
+              OFFSET ${maxSessionsPerUser - 1})`
           return { id, token }
         })
     )

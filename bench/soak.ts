@@ -123,7 +123,13 @@ const program = Effect.gen(function* () {
       headers: { "content-type": "application/json", ...withSession }
     })
   )
-  const requests = mix(session, String(token.body.token), organizationId, email)
+  // The sign-ins are another person's: one account signing in sixteen times a second (the limits are
+  // raised) would churn its own sessions past MAX_SESSIONS_PER_USER and end the one the reads use.
+  const signingIn = `soak-sign-in-${Date.now()}@example.com`
+  yield* Effect.promise(() =>
+    call(`${base}/api/v1/auth/sign-up`, json({ email: signingIn, password, name: "Soak sign-ins" }))
+  )
+  const requests = mix(session, String(token.body.token), organizationId, signingIn)
 
   yield* Effect.promise(() => run(base, requests, 3))
   const rssStart = cluster.instances.map((instance) => instance.current().rssMiB())

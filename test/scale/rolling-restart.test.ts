@@ -100,7 +100,19 @@ describe.skipIf(clusterMissing !== undefined)("a rolling restart through nginx",
             /__Secure-service\.session_token=([^;]+)/.exec(signedUp.headers.get("set-cookie") ?? "")?.[1] ??
             ""
 
-          const load = startLoad(base, session, email, 8)
+          // The sign-ins are another account's: with the limits raised, one account signing in this
+          // often would churn its sessions past MAX_SESSIONS_PER_USER and end the one the reads use.
+          const signingIn = `rolling-sign-in-${process.pid}-${Date.now()}@example.com`
+          const secondSignUp = yield* Effect.promise(() =>
+            fetch(`${base}/api/v1/auth/sign-up`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ email: signingIn, password, name: "Rolling sign-ins" })
+            })
+          )
+          expect(secondSignUp.status).toBe(200)
+
+          const load = startLoad(base, session, signingIn, 8)
           yield* Effect.sleep("1 second")
           const exits: Array<number | string> = []
           for (const instance of cluster.instances) {

@@ -16,7 +16,8 @@ import { BodyRules } from "../../http/ServerRegistries.js"
 import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { formParameters, singleValued, type UnreadableForm } from "../Pages/FormBody.js"
-import { messageAnswer, messagePage } from "../Pages/MessagePage.js"
+import { messagePage } from "../Pages/MessagePage.js"
+import { pageFormRule } from "../Pages/PageForm.js"
 import { safeReturnTo } from "../Pages/ReturnTo.js"
 import { Authenticator } from "../Security/AuthenticationLive.js"
 import { clientInfo } from "../Security/ClientInfo.js"
@@ -64,20 +65,7 @@ export const SignInRoutes = HttpLayerRouter.use((router) =>
     const addresses = yield* ClientAddress
 
     // The form is small and form-encoded; the edge refuses anything else with a page.
-    ;(yield* BodyRules).add([
-      {
-        method: "POST",
-        path,
-        maxBytes: MAX_FORM_BYTES,
-        mediaTypes: ["form"],
-        refusal: (error) =>
-          messageAnswer({
-            status: error.message.includes("larger") ? 413 : 400,
-            title: "This form could not be read",
-            body: html`<p>${error.message}</p><p><a href="${path}">Back to sign-in</a></p>`
-          })
-      }
-    ])
+    ;(yield* BodyRules).add([pageFormRule(path, MAX_FORM_BYTES, html`<a href="${path}">Back to sign-in</a>`)])
 
     /** The page, or straight back when the browser already has a live session. */
     const show = Effect.gen(function* () {

@@ -15,7 +15,8 @@ import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { formParameters, singleValued, type UnreadableForm } from "../Pages/FormBody.js"
 import { sameFormToken, sessionFormToken } from "../Pages/FormToken.js"
-import { messageAnswer, messagePage, unavailablePage } from "../Pages/MessagePage.js"
+import { messagePage, unavailablePage } from "../Pages/MessagePage.js"
+import { pageFormRule, unreadableFormPage } from "../Pages/PageForm.js"
 import { pageRoute } from "../Pages/PageRoute.js"
 import { Authenticator } from "../Security/AuthenticationLive.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
@@ -31,6 +32,8 @@ const MAX_FORM_BYTES = 1024
 const signOutToken = (session: { readonly principal: SessionPrincipal; readonly token: string }) =>
   sessionFormToken(session.token, "sign-out", session.principal.sessionId)
 
+const back = html`<a href="${SIGN_OUT_PATH}">Back to sign-out</a>`
+
 const refused = (reason: string) =>
   messagePage({
     status: 403,
@@ -44,20 +47,7 @@ export const SignOutRoutes = HttpLayerRouter.use((router) =>
     const authenticator = yield* Authenticator
     const { publicOrigin } = yield* FoundationConfig
 
-    ;(yield* BodyRules).add([
-      {
-        method: "POST",
-        path: SIGN_OUT_PATH,
-        maxBytes: MAX_FORM_BYTES,
-        mediaTypes: ["form"],
-        refusal: (error) =>
-          messageAnswer({
-            status: error.message.includes("larger") ? 413 : 400,
-            title: "This form could not be read",
-            body: html`<p>${error.message}</p><p><a href="${SIGN_OUT_PATH}">Back to sign-out</a></p>`
-          })
-      }
-    ])
+    ;(yield* BodyRules).add([pageFormRule(SIGN_OUT_PATH, MAX_FORM_BYTES, back)])
 
     const show = Effect.gen(function* () {
       const session = yield* authenticator.pageSession(yield* HttpServerRequest.HttpServerRequest)
@@ -73,11 +63,7 @@ export const SignOutRoutes = HttpLayerRouter.use((router) =>
       }
       const fields = singleValued(yield* formParameters)
       if (Either.isLeft(fields)) {
-        return messagePage({
-          status: 400,
-          title: "This form could not be read",
-          body: html`<p>The field ${fields.left} appears twice. <a href="${SIGN_OUT_PATH}">Back to sign-out</a></p>`
-        })
+        return unreadableFormPage(`The field ${fields.left} appears twice.`, back)
       }
       const session = yield* authenticator.pageSession(request)
       // Already without a session: what the person asked for is so; the stale cookie goes too.
@@ -98,14 +84,7 @@ export const SignOutRoutes = HttpLayerRouter.use((router) =>
     ) =>
       handler.pipe(
         Effect.catchTags({
-          UnreadableForm: (error) =>
-            Effect.succeed(
-              messagePage({
-                status: 400,
-                title: "This form could not be read",
-                body: html`<p>${error.description}</p><p><a href="${SIGN_OUT_PATH}">Back to sign-out</a></p>`
-              })
-            ),
+          UnreadableForm: (error) => Effect.succeed(unreadableFormPage(error.description, back)),
           RateLimited: (error) => Effect.succeed(tooManyRequests(error.retryAfterSeconds)),
           DatabaseUnavailable: () => Effect.succeed(unavailablePage())
         })

@@ -22,7 +22,8 @@ import { FoundationConfig } from "../FoundationConfig.js"
 import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
 import { formParameters, singleValued, type UnreadableForm } from "../Pages/FormBody.js"
 import { sameFormToken, sessionFormToken } from "../Pages/FormToken.js"
-import { messageAnswer, messagePage } from "../Pages/MessagePage.js"
+import { messagePage } from "../Pages/MessagePage.js"
+import { formRefusal } from "../Pages/PageForm.js"
 import { signInPath } from "../Pages/ReturnTo.js"
 import { Authenticator } from "../Security/AuthenticationLive.js"
 import { clientInfo } from "../Security/ClientInfo.js"
@@ -127,12 +128,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
     const addresses = yield* ClientAddress
     const issuer = config.publicOrigin
 
-    const pageRefusal = (error: Parameters<typeof oauthRefusal>[0]) =>
-      messageAnswer({
-        status: error.message.includes("larger") ? 413 : 400,
-        title: "This form could not be read",
-        body: html`<p>${error.message}</p>`
-      })
+    const pageRefusal = formRefusal()
     ;(yield* BodyRules).add([
       {
         method: "POST",

@@ -30,7 +30,8 @@ import {
   invitationPagePath,
   notYoursPage
 } from "./InvitationPage.js"
-import { messageAnswer, messagePage, unavailablePage } from "./MessagePage.js"
+import { messagePage, unavailablePage } from "./MessagePage.js"
+import { pageFormRule, unreadableFormPage } from "./PageForm.js"
 import { pageRoute } from "./PageRoute.js"
 import { signInPath } from "./ReturnTo.js"
 
@@ -38,6 +39,8 @@ import { signInPath } from "./ReturnTo.js"
 const MAX_FORM_BYTES = 4 * 1024
 
 const decodeId = Schema.decodeUnknownOption(InvitationId)
+
+const openTheLinkAgain = html`Open the link from the message again.`
 
 /** Binds a decision to the session that was shown the invitation, and to that invitation. */
 const decisionToken = (sessionToken: string, invitationId: InvitationId) =>
@@ -58,20 +61,7 @@ export const InvitationRoutes = HttpLayerRouter.use((router) =>
     const authenticator = yield* Authenticator
     const { publicOrigin } = yield* FoundationConfig
 
-    ;(yield* BodyRules).add([
-      {
-        method: "POST",
-        path: INVITATION_PAGE_PATH,
-        maxBytes: MAX_FORM_BYTES,
-        mediaTypes: ["form"],
-        refusal: (error) =>
-          messageAnswer({
-            status: error.message.includes("larger") ? 413 : 400,
-            title: "This form could not be read",
-            body: html`<p>${error.message}</p><p>Open the link from the message again.</p>`
-          })
-      }
-    ])
+    ;(yield* BodyRules).add([pageFormRule(INVITATION_PAGE_PATH, MAX_FORM_BYTES, openTheLinkAgain)])
 
     /** The invitation as this session may see it, with a problem to show above it. */
     const invitationFor = (
@@ -109,11 +99,7 @@ export const InvitationRoutes = HttpLayerRouter.use((router) =>
       }
       const fields = singleValued(yield* formParameters)
       if (Either.isLeft(fields)) {
-        return messagePage({
-          status: 400,
-          title: "This form could not be read",
-          body: html`<p>The field ${fields.left} appears twice. Open the link from the message again.</p>`
-        })
+        return unreadableFormPage(`The field ${fields.left} appears twice.`, openTheLinkAgain)
       }
       const invitationId = decodeId(fields.right.get("invitation"))
       const session = yield* authenticator.pageSession(request)
@@ -162,14 +148,7 @@ export const InvitationRoutes = HttpLayerRouter.use((router) =>
         Effect.catchTags({
           InvitationNotFound: () => Effect.succeed(invitationNotFoundPage),
           Unauthenticated: () => Effect.succeed(signInAgainPage(Option.none())),
-          UnreadableForm: (error) =>
-            Effect.succeed(
-              messagePage({
-                status: 400,
-                title: "This form could not be read",
-                body: html`<p>${error.description}</p>`
-              })
-            ),
+          UnreadableForm: (error) => Effect.succeed(unreadableFormPage(error.description)),
           RateLimited: (error) => Effect.succeed(tooManyRequests(error.retryAfterSeconds)),
           DatabaseUnavailable: (error) => Effect.succeed(unavailablePage(error.retryAfterSeconds))
         })

@@ -20,7 +20,8 @@ import { Authenticator } from "../Security/AuthenticationLive.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { formParameters, singleValued, type UnreadableForm } from "./FormBody.js"
 import { sameFormToken, sessionFormToken } from "./FormToken.js"
-import { messageAnswer, messagePage, unavailablePage } from "./MessagePage.js"
+import { messagePage, unavailablePage } from "./MessagePage.js"
+import { pageFormRule, unreadableFormPage } from "./PageForm.js"
 import { pageRoute } from "./PageRoute.js"
 import { signInPath } from "./ReturnTo.js"
 import {
@@ -35,6 +36,8 @@ const MAX_FORM_BYTES = 1024
 
 const formTokenOf = (session: { readonly principal: SessionPrincipal; readonly token: string }) =>
   sessionFormToken(session.token, "new-verification", session.principal.userId)
+
+const back = html`<a href="${NEW_VERIFICATION_PATH}">Back</a>`
 
 const refused = (reason: string) =>
   messagePage({
@@ -51,20 +54,7 @@ export const NewVerificationRoutes = HttpLayerRouter.use((router) =>
     const authenticator = yield* Authenticator
     const { publicOrigin } = yield* FoundationConfig
 
-    ;(yield* BodyRules).add([
-      {
-        method: "POST",
-        path: NEW_VERIFICATION_PATH,
-        maxBytes: MAX_FORM_BYTES,
-        mediaTypes: ["form"],
-        refusal: (error) =>
-          messageAnswer({
-            status: error.message.includes("larger") ? 413 : 400,
-            title: "This form could not be read",
-            body: html`<p>${error.message}</p><p><a href="${NEW_VERIFICATION_PATH}">Back</a></p>`
-          })
-      }
-    ])
+    ;(yield* BodyRules).add([pageFormRule(NEW_VERIFICATION_PATH, MAX_FORM_BYTES, back)])
 
     const show = Effect.gen(function* () {
       const session = yield* authenticator.pageSession(yield* HttpServerRequest.HttpServerRequest)
@@ -82,11 +72,7 @@ export const NewVerificationRoutes = HttpLayerRouter.use((router) =>
       }
       const fields = singleValued(yield* formParameters)
       if (Either.isLeft(fields)) {
-        return messagePage({
-          status: 400,
-          title: "This form could not be read",
-          body: html`<p>The field ${fields.left} appears twice. <a href="${NEW_VERIFICATION_PATH}">Back</a></p>`
-        })
+        return unreadableFormPage(`The field ${fields.left} appears twice.`, back)
       }
       const session = yield* authenticator.pageSession(request)
       if (Option.isNone(session)) {
@@ -112,14 +98,7 @@ export const NewVerificationRoutes = HttpLayerRouter.use((router) =>
     ) =>
       handler.pipe(
         Effect.catchTags({
-          UnreadableForm: (error) =>
-            Effect.succeed(
-              messagePage({
-                status: 400,
-                title: "This form could not be read",
-                body: html`<p>${error.description}</p><p><a href="${NEW_VERIFICATION_PATH}">Back</a></p>`
-              })
-            ),
+          UnreadableForm: (error) => Effect.succeed(unreadableFormPage(error.description, back)),
           RateLimited: (error) => Effect.succeed(tooManyRequests(error.retryAfterSeconds)),
           // The account behind a live session is gone (deleted meanwhile): sign in again.
           Unauthenticated: () => Effect.succeed(seeOther(signInPath(NEW_VERIFICATION_PATH))),

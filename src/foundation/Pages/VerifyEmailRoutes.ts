@@ -19,7 +19,8 @@ import { VerifyEmailRequest } from "../Accounts/Api.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { rejectForeignOrigin } from "../Security/ClientInfo.js"
 import { formParameters, singleValued } from "./FormBody.js"
-import { messageAnswer, messagePage, unavailablePage } from "./MessagePage.js"
+import { unavailablePage } from "./MessagePage.js"
+import { pageFormRule, unreadableFormPage } from "./PageForm.js"
 import { pageRoute } from "./PageRoute.js"
 import {
   addressTakenPage,
@@ -35,25 +36,14 @@ const MAX_FORM_BYTES = 4 * 1024
 
 const decodeToken = Schema.decodeUnknownEither(VerifyEmailRequest)
 
+const openTheLinkAgain = html`Open the link from the message again.`
+
 export const VerifyEmailRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const accounts = yield* Accounts
     const config = yield* FoundationConfig
 
-    ;(yield* BodyRules).add([
-      {
-        method: "POST",
-        path: VERIFY_EMAIL_PATH,
-        maxBytes: MAX_FORM_BYTES,
-        mediaTypes: ["form"],
-        refusal: (error) =>
-          messageAnswer({
-            status: error.message.includes("larger") ? 413 : 400,
-            title: "This form could not be read",
-            body: html`<p>${error.message}</p><p>Open the link from the message again.</p>`
-          })
-      }
-    ])
+    ;(yield* BodyRules).add([pageFormRule(VERIFY_EMAIL_PATH, MAX_FORM_BYTES, openTheLinkAgain)])
 
     const show = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
       const token = new URL(request.url, config.publicOrigin).searchParams.get("token")
@@ -73,14 +63,7 @@ export const VerifyEmailRoutes = HttpLayerRouter.use((router) =>
       Effect.provideService(FoundationConfig, config),
       Effect.catchTags({
         ForeignOrigin: () => Effect.succeed(foreignVerificationPage),
-        UnreadableForm: (error) =>
-          Effect.succeed(
-            messagePage({
-              status: 400,
-              title: "This form could not be read",
-              body: html`<p>${error.description}</p><p>Open the link from the message again.</p>`
-            })
-          ),
+        UnreadableForm: (error) => Effect.succeed(unreadableFormPage(error.description, openTheLinkAgain)),
         InvalidVerificationLink: () => Effect.succeed(invalidLinkPage),
         EmailTaken: () => Effect.succeed(addressTakenPage),
         DatabaseUnavailable: (error) => Effect.succeed(unavailablePage(error.retryAfterSeconds))

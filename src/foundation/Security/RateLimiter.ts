@@ -29,6 +29,8 @@ interface LocalCounter {
   known: number
   /** Events admitted here and not yet written. */
   pending: number
+  /** Events admitted here whose write is under way (neither in `known` nor in `pending`). */
+  writing: number
   /** Local clock (ms) at which the window the count belongs to ends. */
   windowEndsAt: number
   readonly windowSeconds: number
@@ -64,7 +66,7 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
             const counter = counters.get(key)
             const windowEndsAt = Date.now() + row.secondsLeft * 1000
             if (counter === undefined) {
-              counters.set(key, { known: row.count, pending: 0, windowEndsAt, windowSeconds })
+              counters.set(key, { known: row.count, pending: 0, writing: 0, windowEndsAt, windowSeconds })
             } else {
               counter.known = row.count
               counter.windowEndsAt = windowEndsAt
@@ -84,17 +86,30 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
         const batch = batchFor(limit)
         const counter = batch > 0 ? counters.get(key) : undefined
         const live = counter !== undefined && Date.now() < counter.windowEndsAt
-        if (live && counter.pending < batch && counter.known + counter.pending < limit) {
+        // Events being written count as unwritten until their write answers: without them, an
+        // instance could admit a second batch while its first was on its way (a test saw 1011 of 1000
+        // admitted by two instances, one more than the bound).
+        const unwritten = live ? counter.pending + counter.writing : 0
+        if (live && unwritten < batch && counter.known + unwritten < limit) {
           counter.pending++
           return Effect.void
         }
         // The events admitted here so far go with this one; they come back if the write fails.
         const carried = live ? counter.pending : 0
-        if (live) counter.pending = 0
+        if (live) {
+          counter.pending = 0
+          counter.writing += carried
+        }
         return write(key, carried + 1, windowSeconds, batch > 0).pipe(
+          // A failed write's events come back as pending before they stop counting as writing.
           Effect.tapError(() =>
             Effect.sync(() => {
               if (live) counter.pending += carried
+            })
+          ),
+          Effect.ensuring(
+            Effect.sync(() => {
+              if (live) counter.writing -= carried
             })
           ),
           Effect.flatMap((row) =>
@@ -118,11 +133,17 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
         if (counter.pending === 0) continue
         const events = counter.pending
         counter.pending = 0
+        counter.writing += events
         writes.push(
           write(key, events, counter.windowSeconds, true).pipe(
             Effect.catchAll(() =>
               Effect.sync(() => {
                 counter.pending += events
+              })
+            ),
+            Effect.ensuring(
+              Effect.sync(() => {
+                counter.writing -= events
               })
             )
           )

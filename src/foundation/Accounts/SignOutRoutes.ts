@@ -6,17 +6,16 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { html } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
-import { formParameters, singleValued, type UnreadableForm } from "../Pages/FormBody.js"
-import { sameFormToken, sessionFormToken } from "../Pages/FormToken.js"
+import type { UnreadableForm } from "../Pages/FormBody.js"
+import { sessionFormToken } from "../Pages/FormToken.js"
 import { messagePage, unavailablePage } from "../Pages/MessagePage.js"
-import { pageFormRule, unreadableFormPage } from "../Pages/PageForm.js"
+import { pageFormRule, sessionFormPost, unreadableFormPage } from "../Pages/PageForm.js"
 import { pageRoute } from "../Pages/PageRoute.js"
 import { Authenticator } from "../Security/AuthenticationLive.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
@@ -57,21 +56,16 @@ export const SignOutRoutes = HttpLayerRouter.use((router) =>
     })
 
     const submit = Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      if (request.headers.origin !== publicOrigin) {
-        return refused("This form was not sent from this service's sign-out page.")
-      }
-      const fields = singleValued(yield* formParameters)
-      if (Either.isLeft(fields)) {
-        return unreadableFormPage(`The field ${fields.left} appears twice.`, back)
-      }
-      const session = yield* authenticator.pageSession(request)
+      const post = yield* sessionFormPost({
+        publicOrigin,
+        pageSession: authenticator.pageSession,
+        tokenOf: signOutToken,
+        refused,
+        back
+      })
+      if (post._tag === "Refused") return post.page
       // Already without a session: what the person asked for is so; the stale cookie goes too.
-      if (Option.isNone(session)) return seeOther(SIGN_OUT_PATH, { "set-cookie": clearedSessionCookie })
-      if (!sameFormToken(fields.right.get("form_token") ?? "", signOutToken(session.value))) {
-        return refused("This form does not belong to your session.")
-      }
-      yield* accounts.signOut(session.value.principal)
+      if (post._tag === "Posted") yield* accounts.signOut(post.session.principal)
       return seeOther(SIGN_OUT_PATH, { "set-cookie": clearedSessionCookie })
     })
 

@@ -7,7 +7,6 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { html } from "../../http/pages/Html.js"
@@ -18,10 +17,10 @@ import type { DatabaseUnavailable, RateLimited, Unauthenticated } from "../Domai
 import { FoundationConfig } from "../FoundationConfig.js"
 import { Authenticator } from "../Security/AuthenticationLive.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
-import { formParameters, singleValued, type UnreadableForm } from "./FormBody.js"
-import { sameFormToken, sessionFormToken } from "./FormToken.js"
+import type { UnreadableForm } from "./FormBody.js"
+import { sessionFormToken } from "./FormToken.js"
 import { messagePage, unavailablePage } from "./MessagePage.js"
-import { pageFormRule, unreadableFormPage } from "./PageForm.js"
+import { pageFormRule, sessionFormPost, unreadableFormPage } from "./PageForm.js"
 import { pageRoute } from "./PageRoute.js"
 import { signInPath } from "./ReturnTo.js"
 import {
@@ -66,26 +65,22 @@ export const NewVerificationRoutes = HttpLayerRouter.use((router) =>
     })
 
     const send = Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      if (request.headers.origin !== publicOrigin) {
-        return refused("This form was not sent from this service's page.")
-      }
-      const fields = singleValued(yield* formParameters)
-      if (Either.isLeft(fields)) {
-        return unreadableFormPage(`The field ${fields.left} appears twice.`, back)
-      }
-      const session = yield* authenticator.pageSession(request)
-      if (Option.isNone(session)) {
+      const post = yield* sessionFormPost({
+        publicOrigin,
+        pageSession: authenticator.pageSession,
+        tokenOf: formTokenOf,
+        refused,
+        back
+      })
+      if (post._tag === "Refused") return post.page
+      if (post._tag === "NoSession") {
         return messagePage({
           status: 401,
           title: "Sign in again",
           body: html`<p>Your session has ended, so nothing was sent. <a href="${signInPath(NEW_VERIFICATION_PATH)}">Sign in</a> and ask again.</p>`
         })
       }
-      if (!sameFormToken(fields.right.get("form_token") ?? "", formTokenOf(session.value))) {
-        return refused("This form does not belong to your session.")
-      }
-      const outcome = yield* accounts.sendNewVerification(session.value.principal)
+      const outcome = yield* accounts.sendNewVerification(post.session.principal)
       return outcome.sent ? newLinkSentPage(outcome.email) : alreadyVerifiedPage(outcome.email)
     })
 

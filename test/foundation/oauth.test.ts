@@ -242,7 +242,7 @@ for (const backend of backends) {
             const html = yield* Effect.promise(() => page.text())
             expect(page.status).toBe(200)
             // The page names the app as it names itself, says it is unverified, and where it lives.
-            expect(html).toContain("Allow Document app to act for you?")
+            expect(html).toContain("Allow <bdi>Document app</bdi> to act for you?")
             expect(html).toContain("(unverified)")
             expect(html).toContain("127.0.0.1")
             const tokens = yield* codeFlow(world, person, { client, organizationId: organization.id })

@@ -5,7 +5,7 @@
 // nor cached, and its form may send the browser on to the client's redirect URI (`form-action`).
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { hidden, notice } from "../../http/pages/Forms.js"
-import { type Html, html } from "../../http/pages/Html.js"
+import { displayName, type Html, html, neutralText } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
 import { type Role, scopeDescriptions } from "../Domain/Common.js"
 import type { AuthorizationRequest } from "./AuthorizationRequests.js"
@@ -28,19 +28,21 @@ const roleWords: Record<Role, string> = { owner: "owner", admin: "admin", member
 
 const whoItIs = (request: AuthorizationRequest): Html =>
   request.client.kind === "document"
-    ? html`Its identity is the address <code>${request.client.id}</code>; its name comes from a document on ${new URL(request.client.id).host}.`
-    : html`It registered itself with this service as <code>${request.client.id}</code>.`
+    ? html`Its identity is the address <code>${displayName(request.client.id)}</code>; its name comes from a document on ${new URL(request.client.id).host}.`
+    : html`It registered itself with this service as <code>${displayName(request.client.id)}</code>.`
 
 export const consentPage = (view: ConsentView): HttpServerResponse.HttpServerResponse => {
   const { request } = view
-  const name = request.client.name ?? "An unnamed app"
+  // The client's name is its own claim: shown neutralised, so it cannot disguise the page.
+  const title = neutralText(request.client.name ?? "An unnamed app")
+  const name = displayName(request.client.name ?? "An unnamed app")
   const wantsWrite = request.scopes.includes("organizations:write")
   const choosable = (role: Role) => !wantsWrite || writers.includes(role)
   const anyChoosable = view.organizations.some((organization) => choosable(organization.role))
   const redirectTarget = formTargetOf(request.redirectUri)
   return pageResponse(
     {
-      title: `Allow ${name}?`,
+      title: `Allow ${title}?`,
       body: html`<h1>Allow ${name} to act for you?</h1>
 <p class="lead">${name} asks to use your account on one of your organizations.</p>
 ${view.problem === undefined ? "" : notice("error", view.problem)}
@@ -48,8 +50,8 @@ ${view.problem === undefined ? "" : notice("error", view.problem)}
 <dt>App</dt><dd>${name} (unverified). ${whoItIs(request)}</dd>
 <dt>It would reach</dt><dd>${request.resource.name}, <code>${request.resource.resource}</code></dd>
 <dt>It could</dt><dd><ul>${request.scopes.map((scope) => html`<li>${scopeDescriptions[scope]}</li>`)}</ul></dd>
-<dt>Signed in as</dt><dd>${view.person.name} (${view.person.email})</dd>
-<dt>Afterwards</dt><dd>You go back to <code>${redirectTarget ?? request.redirectUri}</code>.</dd>
+<dt>Signed in as</dt><dd>${displayName(view.person.name)} (${displayName(view.person.email)})</dd>
+<dt>Afterwards</dt><dd>You go back to <code>${displayName(redirectTarget ?? request.redirectUri)}</code>.</dd>
 </dl>
 ${notice("info", "This service has not verified this app: its name is its own claim. Allow only apps you trust. It acts as you would, and only while you are a member of the organization.")}
 <form method="post" action="/oauth/authorize">
@@ -64,7 +66,7 @@ ${
         (organization) =>
           html`<label class="choice"><input type="radio" name="organization" value="${organization.id}" required${
             choosable(organization.role) ? "" : html` disabled`
-          }> ${organization.name} (${roleWords[organization.role]})${
+          }> ${displayName(organization.name)} (${roleWords[organization.role]})${
             choosable(organization.role) ? "" : html` — changing it needs an owner or admin`
           }</label>`
       )

@@ -13,7 +13,7 @@ import * as Option from "effect/Option"
 import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { ClientAddress } from "../../http/ClientAddress.js"
 import { metadataPrefix, ProtectedResources } from "../../http/ProtectedResources.js"
-import { html } from "../../http/pages/Html.js"
+import { html, neutralText } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import { seeOther, tooManyRequests } from "../Accounts/SignInRoutes.js"
 import { UserRepo } from "../Accounts/UserRepo.js"
@@ -270,7 +270,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
       if (checked.scopes.includes("organizations:write") && chosen.role === "member") {
         return yield* consent(checked, session.value, {
           status: 403,
-          text: `Only owners and admins may let an app change ${chosen.name}.`
+          text: `Only owners and admins may let an app change ${neutralText(chosen.name)}.`
         })
       }
       const code = yield* server.issueCode({

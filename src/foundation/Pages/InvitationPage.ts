@@ -4,7 +4,7 @@
 // yet verified, an invitation no longer pending). The form carries a token bound to the session.
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { hidden, notice } from "../../http/pages/Forms.js"
-import { type Html, html } from "../../http/pages/Html.js"
+import { displayName, type Html, html, neutralText } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
 import type { Role } from "../Domain/Common.js"
 import type { InvitationForPerson } from "../Invitations/Invitations.js"
@@ -30,10 +30,11 @@ const when = (date: Date): Html =>
 
 /** What the invitation's state means for the person, and what they can do. */
 const standingNotice = (view: ForInvitee): Html => {
-  const { invitation, organizationName } = view
+  const { invitation } = view
+  const organizationName = displayName(view.organizationName)
   switch (invitation.status) {
     case "accepted":
-      return notice("ok", `You accepted this invitation and joined ${organizationName}.`)
+      return notice("ok", html`You accepted this invitation and joined ${organizationName}.`)
     case "rejected":
       return notice(
         "info",
@@ -42,7 +43,7 @@ const standingNotice = (view: ForInvitee): Html => {
     case "revoked":
       return notice(
         "info",
-        `${organizationName} withdrew this invitation. Ask its owners or admins for a new one.`
+        html`${organizationName} withdrew this invitation. Ask its owners or admins for a new one.`
       )
     case "expired":
       return notice(
@@ -53,7 +54,7 @@ const standingNotice = (view: ForInvitee): Html => {
       return view.standing === "unverified"
         ? notice(
             "error",
-            html`Verify your email address before answering: open the link in the message we sent to <strong>${view.signedInAs}</strong>, then come back to this page.`
+            html`Verify your email address before answering: open the link in the message we sent to <strong>${displayName(view.signedInAs)}</strong>, then come back to this page.`
           )
         : html``
   }
@@ -74,21 +75,22 @@ export const invitationPage = ({
   problem,
   status
 }: InvitationView): HttpServerResponse.HttpServerResponse => {
-  const { invitation, organizationName } = view
+  const { invitation } = view
+  const organizationName = displayName(view.organizationName)
   const answerable = invitation.status === "pending" && view.standing === "invitee"
   return pageResponse(
     {
-      title: `Invitation to ${organizationName}`,
+      title: `Invitation to ${neutralText(view.organizationName)}`,
       body: html`<h1>Invitation to join ${organizationName}</h1>
 ${problem === undefined ? "" : notice("error", problem)}
 ${standingNotice(view)}
 <dl class="facts">
 <dt>Organization</dt><dd>${organizationName}</dd>
 <dt>Role</dt><dd>${roleWords[invitation.role]}</dd>
-<dt>Sent to</dt><dd>${invitation.email}</dd>
+<dt>Sent to</dt><dd>${displayName(invitation.email)}</dd>
 <dt>Status</dt><dd>${invitation.status}</dd>
 <dt>${invitation.status === "expired" ? "Expired" : "Expires"}</dt><dd>${when(invitation.expiresAt)}</dd>
-<dt>Signed in as</dt><dd>${view.signedInAs}</dd>
+<dt>Signed in as</dt><dd>${displayName(view.signedInAs)}</dd>
 </dl>
 ${
   answerable
@@ -112,7 +114,7 @@ export const notYoursPage = (signedInAs: string) =>
   messagePage({
     status: 403,
     title: "This invitation is for someone else",
-    body: html`<p>This invitation was sent to another email address than <strong>${signedInAs}</strong>, the one you are signed in with, so you cannot answer it.</p>
+    body: html`<p>This invitation was sent to another email address than <strong>${displayName(signedInAs)}</strong>, the one you are signed in with, so you cannot answer it.</p>
 <p>If it was sent to you at another address, sign out, then open the link again and sign in with that address.</p>`
   })
 

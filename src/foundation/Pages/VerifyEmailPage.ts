@@ -2,7 +2,7 @@
 // email change): the confirmation with its one button, the outcome, and a link that no longer works.
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { hidden, notice } from "../../http/pages/Forms.js"
-import { html } from "../../http/pages/Html.js"
+import { displayName, html } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
 import type { VerifiedEmail } from "../Accounts/Accounts.js"
 import { messagePage } from "./MessagePage.js"
@@ -35,8 +35,8 @@ export const emailVerifiedPage = (verified: VerifiedEmail): HttpServerResponse.H
 ${notice(
   "ok",
   verified.purpose === "change-email"
-    ? html`Your account's email address is now <strong>${verified.email}</strong>. Use it to sign in from now on.`
-    : html`<strong>${verified.email}</strong> is verified. You can now answer invitations sent to it.`
+    ? html`Your account's email address is now <strong>${displayName(verified.email)}</strong>. Use it to sign in from now on.`
+    : html`<strong>${displayName(verified.email)}</strong> is verified. You can now answer invitations sent to it.`
 )}
 <p><a href="/">Go to the home page</a></p>`
     },
@@ -63,7 +63,7 @@ export const newVerificationPage = (form: {
     {
       title: "Get a new verification link",
       body: html`<h1>Get a new verification link</h1>
-<p class="lead">We will send a new link to <strong>${form.email}</strong>. Links you had before keep working until they expire.</p>
+<p class="lead">We will send a new link to <strong>${displayName(form.email)}</strong>. Links you had before keep working until they expire.</p>
 ${form.problem === undefined ? "" : notice("error", form.problem)}
 <form method="post" action="${NEW_VERIFICATION_PATH}">
 ${hidden("form_token", form.formToken)}
@@ -79,7 +79,7 @@ export const newLinkSentPage = (email: string) =>
   messagePage({
     status: 200,
     title: "A new link is on its way",
-    body: html`<p>We sent a new verification link to <strong>${email}</strong>. Open the newest message and press the button on the page it opens.</p>`
+    body: html`<p>We sent a new verification link to <strong>${displayName(email)}</strong>. Open the newest message and press the button on the page it opens.</p>`
   })
 
 /** Nothing to send: the account's address is verified. */
@@ -87,7 +87,7 @@ export const alreadyVerifiedPage = (email: string) =>
   messagePage({
     status: 200,
     title: "Your address is verified",
-    body: html`<p><strong>${email}</strong> is already verified. There is nothing more to do.</p><p><a href="/">Go to the home page</a></p>`
+    body: html`<p><strong>${displayName(email)}</strong> is already verified. There is nothing more to do.</p><p><a href="/">Go to the home page</a></p>`
   })
 
 /** An email change whose address another account took while the link waited. */

@@ -47,6 +47,30 @@ export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<Htm
   return make(out)
 }
 
+/** Unicode's bidirectional formatting characters: embeddings and overrides, isolates, and the marks. */
+const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+/** Control characters that break a line or space it out (and the two Unicode line separators). */
+const spacingControls = /[\t\n\v\f\r\u0085\u2028\u2029]/g
+/** Every other C0 or C1 control character, and DEL. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced.
+const otherControls = /[\u0000-\u001f\u007f-\u009f]/g
+
+/**
+ * A name from outside (a person's, an organization's, a client's) as text that cannot disguise the
+ * page around it (extensions §9): bidirectional formatting characters are removed (an override
+ * would show a name, or the sentence it sits in, in another order than it has), line breaks and
+ * tabs become spaces, and any other control character becomes U+FFFD, so it shows. For a title or
+ * an attribute; in the page's text use `displayName`, which also isolates it.
+ */
+export const neutralText = (text: string): string =>
+  text.replace(bidiControls, "").replace(spacingControls, " ").replace(otherControls, "\ufffd")
+
+/**
+ * A name from outside, neutralised (`neutralText`), escaped, and isolated in `<bdi>` so that a name
+ * written right to left keeps its own direction without reordering the words next to it.
+ */
+export const displayName = (text: string): Html => html`<bdi>${neutralText(text)}</bdi>`
+
 /** The document as text, for the response body. */
 export const toDocument = (page: Html): string => `<!doctype html>\n${page.text}`
 

@@ -13,6 +13,7 @@ import { layerClient } from "../../src/foundation/Database/Database.js"
 import { migrations, runMigrations } from "../../src/foundation/Database/Migrations.js"
 import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
 import { housekeepingSweep } from "../../src/foundation/Housekeeping.js"
+import { request, type TestResponse } from "../support/TestServer.js"
 import { freshDataDir, freshPostgresDatabase, hasPostgres, withClient } from "./support/Backends.js"
 import { call, foundationServer, sessionFrom, signUp } from "./support/FoundationClient.js"
 import { pgCtl, postgresCluster } from "./support/PostgresCluster.js"
@@ -250,6 +251,81 @@ describe.skipIf(!hasPostgres || pgCtl === undefined)("an unavailable PostgreSQL"
         expect(again.status).toBe(200)
         expect(sessionFrom(again)).not.toBe("")
       })
+    )
+
+    it.effect(
+      "the authorization server answers temporarily_unavailable (503), never invalid_client, while storage cannot answer",
+      () =>
+        Effect.gen(function* () {
+          const cluster = yield* Cluster
+          const registered = yield* request("/oauth/register", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              redirect_uris: ["https://app.example/callback"],
+              token_endpoint_auth_method: "client_secret_basic"
+            })
+          })
+          expect(registered.status).toBe(201)
+          const client = registered.json as { client_id: string; client_secret: string }
+          const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString("base64")}`
+          const post = (path: string, fields: Record<string, string>, authorization?: string) =>
+            request(path, {
+              method: "POST",
+              headers: {
+                "content-type": "application/x-www-form-urlencoded",
+                ...(authorization === undefined ? {} : { authorization })
+              },
+              body: new URLSearchParams(fields).toString()
+            })
+          const attempts = [
+            post("/oauth/revoke", { token: "for_unknown" }, basic),
+            post("/oauth/revoke", { token: "for_unknown", client_id: "cli_unknown" }),
+            post("/oauth/token", { grant_type: "refresh_token", refresh_token: "for_unknown" }, basic)
+          ]
+          const expectUnavailable = (answer: TestResponse, what: string) => {
+            expect(answer.status, `${what}: ${answer.text}`).toBe(503)
+            expect(answer.json, what).toMatchObject({ error: "temporarily_unavailable" })
+            expect(Number(answer.headers.get("retry-after")), what).toBeGreaterThan(0)
+          }
+
+          // A table the client authentication reads, locked: each lookup outlives the statement timeout.
+          const blocker = yield* Effect.acquireRelease(
+            Effect.promise(async () => {
+              const { Client } = await import("pg")
+              const c = new Client({ connectionString: cluster.url })
+              await c.connect()
+              await c.query("BEGIN")
+              await c.query("LOCK TABLE oauth_clients IN ACCESS EXCLUSIVE MODE")
+              return c
+            }),
+            // Ended before PostgreSQL is stopped below; a second end is harmless.
+            (c) => Effect.promise(() => c.end().catch(() => {}))
+          )
+          for (const [index, attempt] of attempts.entries())
+            expectUnavailable(yield* attempt, `locked ${index}`)
+          yield* Effect.promise(() => blocker.query("ROLLBACK").then(() => blocker.end()))
+
+          // PostgreSQL stopped: the same, and registration too.
+          yield* cluster.stop
+          for (const [index, attempt] of attempts.entries())
+            expectUnavailable(yield* attempt, `stopped ${index}`)
+          expectUnavailable(
+            yield* request("/oauth/register", {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ redirect_uris: ["https://app.example/callback"] })
+            }),
+            "registration"
+          )
+          yield* cluster.start
+          // Back: the client authenticates, and an unknown token is revoked quietly (RFC 7009).
+          const back = yield* eventually(
+            post("/oauth/revoke", { token: "for_unknown" }, basic),
+            (r) => r.status === 200
+          )
+          expect(back.status).toBe(200)
+        }).pipe(Effect.scoped)
     )
 
     it.effect("answers 503 when a query outlives the statement timeout, and works once it is free", () =>

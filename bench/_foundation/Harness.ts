@@ -4,6 +4,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -13,6 +14,8 @@ import { startCommand } from "../_servers/StartCommand.js"
 import type { BetterAuthSetup } from "./BetterAuthServer.js"
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "../..")
+/** autocannon's command-line script, run in a process of its own (from bench/node_modules). */
+export const autocannonScript = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
 export const COOKIE = "__Secure-service.session_token"
 export const ORIGIN = "http://bench.test"
 /** Raised for both servers so the limiter runs on every request but never refuses. */
@@ -76,7 +79,7 @@ export const cpuSeconds = (pid: number): number => {
 
 const autocannon = (server: Server, path: string, headers: Record<string, string>): Measure => {
   const url = `${server.url}${path}`
-  const args = [join(root, "node_modules/autocannon/autocannon.js"), "-j", "-c", String(CONNECTIONS)]
+  const args = [autocannonScript, "-j", "-c", String(CONNECTIONS)]
   args.push("-d", String(DURATION_SECONDS))
   for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}=${value}`)
   args.push(url)

@@ -8,6 +8,7 @@ import * as Schema from "effect/Schema"
 import { type ProtectedResource, ProtectedResources } from "../../http/ProtectedResources.js"
 import { Scope } from "../Domain/Common.js"
 import type { DatabaseUnavailable } from "../Domain/Errors.js"
+import { parametersTextProblem } from "../Domain/Text.js"
 import { traced } from "../Traced.js"
 import { parseScopes, sortScopes } from "./AuthorizationServer.js"
 import { Clients } from "./Clients.js"
@@ -60,6 +61,9 @@ export class AuthorizationRequests extends Effect.Service<AuthorizationRequests>
         Effect.gen(function* () {
           const params = new Map<string, string>()
           for (const [name, value] of input) {
+            // Nothing that cannot be stored goes on to a lookup (a client_id with a NUL failed one).
+            const problem = parametersTextProblem([[name, value]])
+            if (problem !== undefined) return yield* new UnredirectableRequest({ description: problem })
             // RFC 6749 §3.1: parameters must not be repeated; which one counts would be a guess.
             if (params.has(name)) {
               return yield* new UnredirectableRequest({

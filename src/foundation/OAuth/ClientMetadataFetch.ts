@@ -11,6 +11,7 @@ import { rootCertificates } from "node:tls"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
+import { jsonTextProblem } from "../Domain/Text.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { isLoopbackHost } from "./RedirectUris.js"
 
@@ -110,6 +111,9 @@ export class ClientMetadataFetch extends Effect.Service<ClientMetadataFetch>()("
               } catch {
                 return fail("the document is not JSON")
               }
+              // It is kept as given (jsonb): every string in it must be text that can be stored.
+              const problem = jsonTextProblem(body)
+              if (problem !== undefined) return fail(problem)
               const cacheControl = String(response.headers["cache-control"] ?? "")
               finish(
                 Effect.succeed({

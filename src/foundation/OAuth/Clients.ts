@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { DatabaseUnavailable } from "../Domain/Errors.js"
+import { jsonTextProblem, parametersTextProblem } from "../Domain/Text.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
 import { traced } from "../Traced.js"
@@ -19,7 +20,7 @@ import {
   REGISTERED_CLIENT_PREFIX,
   TokenEndpointAuthMethod
 } from "./OAuthClient.js"
-import { InvalidClient, InvalidClientMetadata, InvalidRedirectUri } from "./OAuthErrors.js"
+import { InvalidClient, InvalidClientMetadata, InvalidRedirectUri, InvalidRequest } from "./OAuthErrors.js"
 import { isLoopbackHost, redirectUriProblem } from "./RedirectUris.js"
 
 /** A confidential client's secret starts with this, so secret scanners and people can recognise one. */
@@ -81,6 +82,9 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
     /** RFC 7591 registration: the client's id, and its secret shown this once. */
     const register = traced("Clients.register", (metadata: Readonly<Record<string, unknown>>) =>
       Effect.gen(function* () {
+        // The metadata is kept as given (jsonb): every string in it must be text that can be stored.
+        const problem = jsonTextProblem(metadata)
+        if (problem !== undefined) return yield* new InvalidClientMetadata({ description: problem })
         const redirectUris = yield* checkRedirectUris(
           metadata.redirect_uris,
           (description) => new InvalidRedirectUri({ description })
@@ -216,9 +220,18 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
       (
         authorization: string | undefined,
         bodyClientId: string | undefined
-      ): Effect.Effect<OAuthClient, InvalidClient | DatabaseUnavailable> =>
+      ): Effect.Effect<OAuthClient, InvalidClient | InvalidRequest | DatabaseUnavailable> =>
         Effect.gen(function* () {
           const basic = authorization === undefined ? undefined : parseBasic(authorization)
+          // What the header decodes to is input like any other: no NUL, no lone surrogate.
+          const problem =
+            basic === undefined
+              ? undefined
+              : parametersTextProblem([
+                  ["client_id (Authorization: Basic)", basic.id],
+                  ["client_secret (Authorization: Basic)", basic.secret]
+                ])
+          if (problem !== undefined) return yield* new InvalidRequest({ description: problem })
           const refused = new InvalidClient({
             description: "Client authentication failed.",
             usedBasic: authorization !== undefined

@@ -5,6 +5,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
+import { parametersTextProblem } from "../Domain/Text.js"
 
 export const FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 
@@ -16,16 +17,27 @@ export class UnreadableForm extends Schema.TaggedError<UnreadableForm>()("Unread
 const mediaTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? ""
 
-/** The request's form parameters, in order. */
+/**
+ * The request's form parameters, in order, each name and value text the service accepts (no NUL, no
+ * lone surrogate: `Domain/Text.ts`), so nothing read from a form can fail a statement later.
+ */
 export const formParameters: Effect.Effect<
   ReadonlyArray<readonly [string, string]>,
   UnreadableForm,
   HttpServerRequest.HttpServerRequest
 > = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
   mediaTypeOf(request) === FORM_MEDIA_TYPE
-    ? Effect.mapError(
-        request.urlParamsBody,
-        () => new UnreadableForm({ description: "The request body could not be read." })
+    ? Effect.flatMap(
+        Effect.mapError(
+          request.urlParamsBody,
+          () => new UnreadableForm({ description: "The request body could not be read." })
+        ),
+        (params) => {
+          const problem = parametersTextProblem(params)
+          return problem === undefined
+            ? Effect.succeed(params)
+            : Effect.fail(new UnreadableForm({ description: problem }))
+        }
       )
     : Effect.fail(new UnreadableForm({ description: `The request body must be ${FORM_MEDIA_TYPE}.` }))
 )

@@ -13,7 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    globalSetup: ["test/support/TempRoot.ts"],
+    // The run's temporary root, and a PostgreSQL of its own when none is given (OwnPostgres.ts).
+    globalSetup: ["test/support/TempRoot.ts", "test/support/OwnPostgres.ts"],
     // The skip report first, so its lines come just before the summary that counts the skips.
     reporters: ["./test/support/SkipReport.ts", "default"],
     testTimeout: 30_000,

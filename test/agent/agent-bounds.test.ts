@@ -1,12 +1,13 @@
 // The notebook's bounds on PostgreSQL (catalog-extensions §12): 500 notes an organization and 30 note
 // writes a minute a connection, each refused as a tool error saying what was exceeded, with nothing
 // lost or overwritten; two saves racing for the last place leave 500 notes, not 501.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { hasPostgres } from "../foundation/support/Backends.js"
+import { postgresUnavailable } from "../foundation/support/Backends.js"
 import { createOrganization, signUpVerified, sqlQuery } from "../foundation/support/FoundationClient.js"
 import { oauthWorld } from "../foundation/support/OAuthFlow.js"
 import { awayFromWindowEdge } from "../foundation/support/RateWindows.js"
+import { describeNeeding } from "../support/Needs.js"
 import { agentToken, callTool, mcpClient, postgresAgentServer, textOf } from "./support/AgentServer.js"
 
 const writeScopes = "organizations:read organizations:write"
@@ -26,7 +27,7 @@ const prefill = (organizationId: string, userId: string, count: number) =>
     [organizationId, userId, count]
   )
 
-describe.skipIf(!hasPostgres)("the notebook's bounds on PostgreSQL", () => {
+describeNeeding(postgresUnavailable)("the notebook's bounds on PostgreSQL", () => {
   layer(postgresAgentServer(), { timeout: 120_000, excludeTestServices: true })((it) => {
     it.scoped(
       "at 499 notes two concurrent saves leave 500, the 501st is refused saying so, and no note is lost or changed",

@@ -9,7 +9,7 @@
 import * as Http from "node:http"
 import * as Https from "node:https"
 import type { AddressInfo } from "node:net"
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -24,6 +24,7 @@ import type { Browser } from "playwright-core"
 import { freshDataDir } from "../foundation/support/Backends.js"
 import { browserUnavailable, launchBrowser, newContext } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
+import { describeNeeding } from "../support/Needs.js"
 import { certificatesUnavailable, makeTestCertificates } from "../support/TestCertificates.js"
 import { agentServer } from "./support/AgentServer.js"
 
@@ -213,87 +214,84 @@ const connectAsPerson = (
 const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
   Effect.promise(async () => (await client.callTool({ name, arguments: args })) as CallToolResult)
 
-describe.skipIf(skip !== undefined)(
-  "an MCP agent connects to /mcp/agent with the SDK and a person's browser",
-  () => {
-    layer(
-      agentServer(
-        Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })),
-        {
-          PORT: String(port),
-          PUBLIC_ORIGIN: origin,
-          OAUTH_ALLOW_PRIVATE_ADDRESSES: "true",
-          OAUTH_EXTRA_CA_FILE: certificates?.caFile ?? ""
-        }
-      ),
-      { timeout: 120_000, excludeTestServices: true }
-    )((it) => {
-      it.scoped(
-        "registered by a Client ID Metadata Document and then by dynamic registration, the agent is approved in the browser, saves and lists a note, and only the organization's members see it",
-        () =>
-          Effect.gen(function* () {
-            const browser = yield* launchBrowser
-            const email = `agent.owner.${Date.now()}@example.com`
-            const password = "agent owner password"
-            const signedUp = yield* api("/auth/sign-up", { body: { email, password, name: "Ada" } })
-            const cookie = signedUp.cookie
-            const organization = yield* api("/organizations", { body: { name: "Notebook Org" }, cookie })
-            yield* api("/organizations", { body: { name: "Other Org" }, cookie })
-            const outsider = yield* api("/auth/sign-up", {
-              body: { email: `agent.outsider.${Date.now()}@example.com`, password, name: "Olu" }
-            })
+describeNeeding(skip)("an MCP agent connects to /mcp/agent with the SDK and a person's browser", () => {
+  layer(
+    agentServer(
+      Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })),
+      {
+        PORT: String(port),
+        PUBLIC_ORIGIN: origin,
+        OAUTH_ALLOW_PRIVATE_ADDRESSES: "true",
+        OAUTH_EXTRA_CA_FILE: certificates?.caFile ?? ""
+      }
+    ),
+    { timeout: 120_000, excludeTestServices: true }
+  )((it) => {
+    it.scoped(
+      "registered by a Client ID Metadata Document and then by dynamic registration, the agent is approved in the browser, saves and lists a note, and only the organization's members see it",
+      () =>
+        Effect.gen(function* () {
+          const browser = yield* launchBrowser
+          const email = `agent.owner.${Date.now()}@example.com`
+          const password = "agent owner password"
+          const signedUp = yield* api("/auth/sign-up", { body: { email, password, name: "Ada" } })
+          const cookie = signedUp.cookie
+          const organization = yield* api("/organizations", { body: { name: "Notebook Org" }, cookie })
+          yield* api("/organizations", { body: { name: "Other Org" }, cookie })
+          const outsider = yield* api("/auth/sign-up", {
+            body: { email: `agent.outsider.${Date.now()}@example.com`, password, name: "Olu" }
+          })
 
-            const callback = yield* callbackServer
-            const documentUrl = yield* metadataDocumentServer(callback.redirectUrl)
-            const byDocument = memoryProvider(callback.redirectUrl, "Notebook agent (CIMD)", documentUrl)
-            const viaDocument = yield* connectAsPerson(browser, byDocument, callback, {
-              email,
-              password,
-              organization: "Notebook Org"
-            })
-            expect(byDocument.state.client?.client_id).toBe(documentUrl)
+          const callback = yield* callbackServer
+          const documentUrl = yield* metadataDocumentServer(callback.redirectUrl)
+          const byDocument = memoryProvider(callback.redirectUrl, "Notebook agent (CIMD)", documentUrl)
+          const viaDocument = yield* connectAsPerson(browser, byDocument, callback, {
+            email,
+            password,
+            organization: "Notebook Org"
+          })
+          expect(byDocument.state.client?.client_id).toBe(documentUrl)
 
-            const saved = yield* callTool(viaDocument, "save_note", {
-              slug: "4",
-              paragraph_index: 1,
-              text: "Ask the keeper about the fog bell."
-            })
-            expect(saved.isError ?? false).toBe(false)
-            const note = saved.structuredContent as { id: string; clientId: string }
-            expect(note.clientId).toBe(documentUrl)
-            const listed = yield* callTool(viaDocument, "list_notes")
-            expect(
-              (listed.structuredContent as { items: Array<{ id: string }> }).items.map((item) => item.id)
-            ).toEqual([note.id])
+          const saved = yield* callTool(viaDocument, "save_note", {
+            slug: "4",
+            paragraph_index: 1,
+            text: "Ask the keeper about the fog bell."
+          })
+          expect(saved.isError ?? false).toBe(false)
+          const note = saved.structuredContent as { id: string; clientId: string }
+          expect(note.clientId).toBe(documentUrl)
+          const listed = yield* callTool(viaDocument, "list_notes")
+          expect(
+            (listed.structuredContent as { items: Array<{ id: string }> }).items.map((item) => item.id)
+          ).toEqual([note.id])
 
-            const byRegistration = memoryProvider(callback.redirectUrl, "Notebook agent (registered)")
-            const viaRegistration = yield* connectAsPerson(browser, byRegistration, callback, {
-              email,
-              password,
-              organization: "Notebook Org"
-            })
-            expect(byRegistration.state.client?.client_id).toMatch(/^cli_/)
-            const second = yield* callTool(viaRegistration, "save_note", {
-              slug: "3",
-              text: "Compare logbooks."
-            })
-            expect(second.isError ?? false).toBe(false)
+          const byRegistration = memoryProvider(callback.redirectUrl, "Notebook agent (registered)")
+          const viaRegistration = yield* connectAsPerson(browser, byRegistration, callback, {
+            email,
+            password,
+            organization: "Notebook Org"
+          })
+          expect(byRegistration.state.client?.client_id).toMatch(/^cli_/)
+          const second = yield* callTool(viaRegistration, "save_note", {
+            slug: "3",
+            text: "Compare logbooks."
+          })
+          expect(second.isError ?? false).toBe(false)
 
-            const forMember = yield* api(`/organizations/${String(organization.json.id)}/notes`, { cookie })
-            expect(forMember.status).toBe(200)
-            const items = forMember.json.items as Array<{ id: string; clientId: string; text: string }>
-            expect(items.map((item) => item.text)).toEqual([
-              "Ask the keeper about the fog bell.",
-              "Compare logbooks."
-            ])
-            expect(items[0]?.clientId).toBe(documentUrl)
-            const forOutsider = yield* api(`/organizations/${String(organization.json.id)}/notes`, {
-              cookie: outsider.cookie
-            })
-            expect(forOutsider.status).toBe(404)
-          }),
-        120_000
-      )
-    })
-  }
-)
+          const forMember = yield* api(`/organizations/${String(organization.json.id)}/notes`, { cookie })
+          expect(forMember.status).toBe(200)
+          const items = forMember.json.items as Array<{ id: string; clientId: string; text: string }>
+          expect(items.map((item) => item.text)).toEqual([
+            "Ask the keeper about the fog bell.",
+            "Compare logbooks."
+          ])
+          expect(items[0]?.clientId).toBe(documentUrl)
+          const forOutsider = yield* api(`/organizations/${String(organization.json.id)}/notes`, {
+            cookie: outsider.cookie
+          })
+          expect(forOutsider.status).toBe(404)
+        }),
+      120_000
+    )
+  })
+})

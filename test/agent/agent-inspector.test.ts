@@ -5,12 +5,13 @@ import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { backends } from "../foundation/support/Backends.js"
 import { call, createOrganization, signUpVerified } from "../foundation/support/FoundationClient.js"
 import { oauthWorld } from "../foundation/support/OAuthFlow.js"
+import { describeNeeding } from "../support/Needs.js"
 import { type Node24Tool, node24Tool } from "../support/Node24Tool.js"
 import { agentServer, agentToken } from "./support/AgentServer.js"
 
@@ -70,7 +71,7 @@ const readmeCommands = (url: string, accessToken: string): ReadonlyArray<Readonl
 
 const [pglite] = backends
 
-describe.skipIf("skip" in tool)("the MCP Inspector CLI on /mcp/agent", () => {
+describeNeeding("skip" in tool ? tool.skip : undefined)("the MCP Inspector CLI on /mcp/agent", () => {
   layer(agentServer(pglite?.database ?? Effect.dieMessage("no backend")), {
     timeout: 180_000,
     excludeTestServices: true

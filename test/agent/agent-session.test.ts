@@ -3,7 +3,7 @@
 // the notebook as an agent and as people see it, scopes per tool, unknown episodes and paragraphs,
 // tokens of other resources refused both ways, revoked connections, and the Host/Origin rules.
 
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import * as Effect from "effect/Effect"
 import { backends } from "../foundation/support/Backends.js"
@@ -16,6 +16,7 @@ import {
   signUpVerified
 } from "../foundation/support/FoundationClient.js"
 import { callApi, codeFlow, oauthWorld, registerPublic } from "../foundation/support/OAuthFlow.js"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import {
   AGENT_METADATA,
@@ -56,7 +57,7 @@ const ownerWithGrant = (label: string, scope = "organizations:read organizations
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the agent session on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the agent session on ${backend.name}`, () => {
     layer(agentServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect(
         "without a valid token it answers 401 pointing at its RFC 9728 metadata, which names the foundation as authorization server",

@@ -3,7 +3,7 @@
 // every route. Skipped when the corpus is not there (the skip report says so: Corpus.ts).
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -11,6 +11,7 @@ import { type BuildSummary, buildCatalog } from "../../build/BuildCatalog.js"
 import type { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
 import { catalogServerOn, FixtureSnapshot } from "../support/CatalogTestServer.js"
 import { corpusDirectory, corpusUnavailable } from "../support/Corpus.js"
+import { describeNeeding } from "../support/Needs.js"
 import { tempDir } from "../support/TempDir.js"
 import { request } from "../support/TestServer.js"
 
@@ -42,7 +43,7 @@ const corpusServer = Layer.unwrapEffect(
   })
 ).pipe(Layer.orDie)
 
-describe.skipIf(corpusUnavailable !== undefined)("the Changelog corpus", () => {
+describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
   it.layer(corpusServer, { timeout: 240_000 })((it) => {
     it.effect("changelog-master.xml builds with every episode and transcript the corpus counts", () =>
       Effect.gen(function* () {

@@ -1,7 +1,8 @@
 // Accounts and sessions through the real server (extensions §1, base contract profile.*), on PGlite
 // and on PostgreSQL.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 import {
   type Account,
@@ -16,7 +17,7 @@ import {
 } from "./support/FoundationClient.js"
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`accounts on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`accounts on ${backend.name}`, () => {
     layer(foundationServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("sign-up answers the new profile and a session cookie with the contract's flags", () =>
         Effect.gen(function* () {

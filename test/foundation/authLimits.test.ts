@@ -2,12 +2,13 @@
 // email, behind a proxy the foundation counts the address the proxy saw (TRUST_PROXY, the same rule
 // as the catalog's), and password hashing is bounded: beyond the checks that may wait, 503 with
 // Retry-After instead of a queue without end. Counters live in the database, so instances share them.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { ServerAddress } from "../../src/http/NodeServer.js"
-import { backends, hasPostgres } from "./support/Backends.js"
+import { describeNeeding } from "../support/Needs.js"
+import { backends, postgresUnavailable } from "./support/Backends.js"
 import {
   call,
   foundationServer,
@@ -52,7 +53,7 @@ const signUpFrom = (address: string | undefined, email: string) =>
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`sign-in limits behind a proxy on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`sign-in limits behind a proxy on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { TRUST_PROXY: "true", AUTH_ADDRESS_RATE_LIMIT: "30" }), {
       timeout: 120_000,
       excludeTestServices: true
@@ -106,7 +107,7 @@ for (const backend of backends) {
     })
   })
 
-  describe.skipIf(backend.skip)(`sign-in limits without a trusted proxy on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`sign-in limits without a trusted proxy on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { AUTH_ADDRESS_RATE_LIMIT: "5" }), {
       timeout: 120_000,
       excludeTestServices: true
@@ -123,7 +124,7 @@ for (const backend of backends) {
     })
   })
 
-  describe.skipIf(backend.skip)(`password hashing under a flood on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`password hashing under a flood on ${backend.name}`, () => {
     layer(
       foundationServer(backend.database, {
         AUTH_RATE_LIMIT: "100000",
@@ -171,7 +172,7 @@ class SecondInstance extends Context.Tag("SecondInstance")<
   Context.Context<ServerAddress>
 >() {}
 
-describe.skipIf(!hasPostgres)("the per-address limit across instances", () => {
+describeNeeding(postgresUnavailable)("the per-address limit across instances", () => {
   const settings = { TRUST_PROXY: "true", AUTH_ADDRESS_RATE_LIMIT: "6" }
   const twoInstances = Layer.unwrapScoped(
     Effect.gen(function* () {

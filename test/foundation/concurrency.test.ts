@@ -2,9 +2,10 @@
 // concurrent writers of one organization version, owners demoting each other at once, concurrent
 // invitations for one email, keyset pages stable while members join, and invitation expiry (the
 // clock is moved by ageing rows directly).
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { hasPostgres } from "./support/Backends.js"
+import { describeNeeding } from "../support/Needs.js"
+import { postgresUnavailable } from "./support/Backends.js"
 import {
   allMembers,
   call,
@@ -36,7 +37,7 @@ const insertMember = (organizationId: string, tag: string, shift: string) =>
     )
   })
 
-describe.skipIf(!hasPostgres)("concurrency on PostgreSQL", () => {
+describeNeeding(postgresUnavailable)("concurrency on PostgreSQL", () => {
   layer(postgresFoundationServer({ CREDENTIAL_RATE_LIMIT: "100000", DATABASE_POOL_SIZE: "20" }), {
     timeout: 120_000,
     excludeTestServices: true

@@ -1,8 +1,9 @@
 // Connections (extensions §8): a person sees and ends the grants they approved; owners and admins
 // see, with the person named, and end every grant on their organization; members 403, others 404,
 // bearer credentials 403 (session only). Keyset pages, newest first. On PGlite and PostgreSQL.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 import {
   call,
@@ -31,7 +32,7 @@ interface ConnectionItem {
 type ConnectionPage = { readonly items: ReadonlyArray<ConnectionItem>; readonly nextCursor: string | null }
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`connections on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`connections on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { OAUTH_REGISTRATION_RATE_LIMIT: "1000" }), {
       timeout: 120_000,
       excludeTestServices: true

@@ -1,7 +1,8 @@
 // Organization API tokens and the authentication rules for bearer tokens and sessions
 // (base contract §5, extensions §3 and §5), on PGlite and PostgreSQL.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import {
@@ -15,7 +16,7 @@ import {
 } from "./support/FoundationClient.js"
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`credentials on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`credentials on ${backend.name}`, () => {
     layer(foundationServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("tokens.create shows the token once; tokens.list shows its prefix and never the token", () =>
         Effect.gen(function* () {

@@ -2,12 +2,13 @@
 // the list's own `nextCursor` is 400): a forged or altered cursor, or one from another
 // organization's list or another list of the same organization, is refused. Instances on one
 // database share the signing key, so a client may page across them. PGlite and PostgreSQL.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { ServerAddress } from "../../src/http/NodeServer.js"
-import { backends, hasPostgres } from "./support/Backends.js"
+import { describeNeeding } from "../support/Needs.js"
+import { backends, postgresUnavailable } from "./support/Backends.js"
 import {
   type Account,
   call,
@@ -58,7 +59,7 @@ const populated = (name: string) =>
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`list cursors on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`list cursors on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "100000" }), {
       timeout: 120_000,
       excludeTestServices: true
@@ -169,7 +170,7 @@ const acrossInstances = Effect.gen(function* () {
   )
 })
 
-describe.skipIf(!hasPostgres)("list cursors across instances", () => {
+describeNeeding(postgresUnavailable)("list cursors across instances", () => {
   layer(twoInstances({}, {}), { timeout: 120_000, excludeTestServices: true })((it) => {
     it.effect("without a configured secret, instances on one database accept each other's cursors", () =>
       Effect.gen(function* () {

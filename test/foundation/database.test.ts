@@ -13,10 +13,17 @@ import { layerClient } from "../../src/foundation/Database/Database.js"
 import { migrations, runMigrations } from "../../src/foundation/Database/Migrations.js"
 import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
 import { housekeepingSweep } from "../../src/foundation/Housekeeping.js"
+import { describeNeeding, whenMet } from "../support/Needs.js"
 import { request, type TestResponse } from "../support/TestServer.js"
-import { freshDataDir, freshPostgresDatabase, hasPostgres, withClient } from "./support/Backends.js"
+import {
+  freshDataDir,
+  freshPostgresDatabase,
+  pgCtlUnavailable,
+  postgresUnavailable,
+  withClient
+} from "./support/Backends.js"
 import { call, foundationServer, sessionFrom, signUp } from "./support/FoundationClient.js"
-import { pgCtl, postgresCluster } from "./support/PostgresCluster.js"
+import { postgresCluster } from "./support/PostgresCluster.js"
 
 /** A database client (no server) configured by `env`. */
 const client = (env: Record<string, string>) =>
@@ -70,22 +77,25 @@ describe("migrations", () => {
     }).pipe(Effect.scoped)
   )
 
-  it.live.skipIf(!hasPostgres)("run by several instances at once on PostgreSQL, apply exactly once", () =>
-    Effect.gen(function* () {
-      const { url } = yield* freshPostgresDatabase
-      const results = yield* Effect.all(
-        Array.from({ length: 4 }, () => runMigrations.pipe(Effect.provide(client({ DATABASE_URL: url })))),
-        { concurrency: "unbounded" }
-      )
-      expect(results.map((ran) => ran.length).sort()).toEqual([0, 0, 0, migrationCount])
-      const again = yield* runMigrations.pipe(Effect.provide(client({ DATABASE_URL: url })))
-      expect(again).toEqual([])
-      const rows = yield* withClient(
-        url,
-        async (c) => (await c.query("SELECT migration_id FROM effect_sql_migrations")).rows
-      )
-      expect(rows).toHaveLength(migrationCount)
-    }).pipe(Effect.scoped)
+  it.live(
+    "run by several instances at once on PostgreSQL, apply exactly once",
+    whenMet([postgresUnavailable], () =>
+      Effect.gen(function* () {
+        const { url } = yield* freshPostgresDatabase
+        const results = yield* Effect.all(
+          Array.from({ length: 4 }, () => runMigrations.pipe(Effect.provide(client({ DATABASE_URL: url })))),
+          { concurrency: "unbounded" }
+        )
+        expect(results.map((ran) => ran.length).sort()).toEqual([0, 0, 0, migrationCount])
+        const again = yield* runMigrations.pipe(Effect.provide(client({ DATABASE_URL: url })))
+        expect(again).toEqual([])
+        const rows = yield* withClient(
+          url,
+          async (c) => (await c.query("SELECT migration_id FROM effect_sql_migrations")).rows
+        )
+        expect(rows).toHaveLength(migrationCount)
+      }).pipe(Effect.scoped)
+    )
   )
 })
 
@@ -125,7 +135,7 @@ describe("the embedded database", () => {
   )
 })
 
-describe.skipIf(!hasPostgres)("housekeeping", () => {
+describeNeeding(postgresUnavailable)("housekeeping", () => {
   it.live(
     "removes long-ended sessions, old email tokens, delivered messages and past windows, and nothing else",
     () =>
@@ -203,7 +213,7 @@ const eventually = <A, R>(attempt: Effect.Effect<A, never, R>, check: (a: A) => 
     return last
   })
 
-describe.skipIf(!hasPostgres || pgCtl === undefined)("an unavailable PostgreSQL", () => {
+describeNeeding(postgresUnavailable, pgCtlUnavailable)("an unavailable PostgreSQL", () => {
   const withCluster = Layer.unwrapScoped(
     Effect.map(postgresCluster, (cluster) =>
       foundationServer(Effect.succeed({ DATABASE_URL: cluster.url }), {

@@ -1,13 +1,14 @@
 // The fast path of the hot reads and the HttpApi pipeline are one implementation of the contract: two
 // instances on one database, one answering through the fast path and one traced (every request
 // through the pipeline), give the same status, bytes and headers for every credential and input.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { ServerAddress } from "../../src/http/NodeServer.js"
+import { describeNeeding } from "../support/Needs.js"
 import type { TestResponse } from "../support/TestServer.js"
-import { hasPostgres } from "./support/Backends.js"
+import { postgresUnavailable } from "./support/Backends.js"
 import {
   type CallOptions,
   call,
@@ -34,7 +35,7 @@ const seen = (response: TestResponse) => ({
   )
 })
 
-describe.skipIf(!hasPostgres)("the fast path of the hot reads", () => {
+describeNeeding(postgresUnavailable)("the fast path of the hot reads", () => {
   const twoInstances = Layer.unwrapScoped(
     Effect.gen(function* () {
       const url = yield* TestDatabaseUrl

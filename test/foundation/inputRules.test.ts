@@ -2,8 +2,9 @@
 // shown as a link), and a new password is refused, with the reason, when it is in a list of common
 // and breached passwords, is one repeated character or only whitespace, or is the account's email
 // (NIST SP 800-63B §3.1.1.2). On PGlite and PostgreSQL.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 import {
   type Account,
@@ -36,7 +37,7 @@ const signsIn = (account: Account, password: string) =>
   )
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`input rules on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`input rules on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "100000", AUTH_RATE_LIMIT: "1000" }), {
       timeout: 120_000,
       excludeTestServices: true

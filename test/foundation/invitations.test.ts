@@ -2,8 +2,9 @@
 // the outbox message with its link, accepting and rejecting by the verified invitee only, 409 on
 // anything not pending, and the paged list. On PGlite and PostgreSQL (expiry, which needs the clock
 // moved, is in concurrency.test.ts on PostgreSQL).
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 import {
   type Account,
@@ -60,7 +61,7 @@ const statusOf = (viewer: Account, organizationId: string, invitationId: string)
   )
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`invitations on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`invitations on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "100000" }), {
       timeout: 120_000,
       excludeTestServices: true

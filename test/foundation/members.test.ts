@@ -1,7 +1,8 @@
 // Memberships (base contract §4, extensions §3): the paged member list, role changes and removals by
 // each role, members leaving, and the last-owner rule. On PGlite and PostgreSQL.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 import {
   type Account,
@@ -41,7 +42,7 @@ const expectLastOwner = (response: { status: number; json: unknown }) => {
 }
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`members on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`members on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "100000" }), {
       timeout: 120_000,
       excludeTestServices: true

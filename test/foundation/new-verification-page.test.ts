@@ -2,9 +2,10 @@
 // the address (the earlier one still does, until it expires); a verified account is told there is
 // nothing to do; the post must come from the page with this session's form token; at most three
 // links an hour per account.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { NEW_LINKS_PER_HOUR } from "../../src/foundation/Accounts/Accounts.js"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import {
@@ -57,7 +58,7 @@ const tokensTo = (email: string, count: number) =>
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the new verification link page on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the new verification link page on ${backend.name}`, () => {
     layer(foundationServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("sends a new link to the account's address, which verifies it", () =>
         Effect.gen(function* () {

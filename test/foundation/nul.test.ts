@@ -4,7 +4,7 @@
 // tested without anyone remembering to: every string of every path, query and body of every
 // operation, each sent once with a NUL in an otherwise valid request. PGlite and PostgreSQL.
 import * as Net from "node:net"
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -13,8 +13,9 @@ import type * as Schema from "effect/Schema"
 import type * as AST from "effect/SchemaAST"
 import { FoundationApi } from "../../src/foundation/FoundationApi.js"
 import { ServerAddress } from "../../src/http/NodeServer.js"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
-import { freshDataDir, hasPostgres, withClient } from "./support/Backends.js"
+import { freshDataDir, postgresUnavailable, withClient } from "./support/Backends.js"
 import {
   type Account,
   COOKIE,
@@ -340,7 +341,7 @@ const settings = { CREDENTIAL_RATE_LIMIT: "1000000", AUTH_RATE_LIMIT: "1000000" 
 const servers = [
   {
     name: "PGlite",
-    skip: false,
+    missing: undefined,
     layer: Layer.merge(
       foundationServer(
         Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })),
@@ -351,7 +352,7 @@ const servers = [
   },
   {
     name: "PostgreSQL",
-    skip: !hasPostgres,
+    missing: postgresUnavailable,
     layer: Layer.effect(RowCounts, Effect.map(TestDatabaseUrl, countRows)).pipe(
       Layer.provideMerge(postgresFoundationServer(settings))
     )
@@ -359,7 +360,7 @@ const servers = [
 ]
 
 for (const server of servers) {
-  describe.skipIf(server.skip)(`a NUL character in any string on ${server.name}`, () => {
+  describeNeeding(server.missing)(`a NUL character in any string on ${server.name}`, () => {
     layer(server.layer, { timeout: 240_000, excludeTestServices: true })((it) => {
       it.effect(
         "every string field of every operation: 400 naming the field, never 500, nothing stored",

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net"
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type * as oauth from "oauth4webapi"
+import { whenMet } from "../support/Needs.js"
 import {
   certificatesUnavailable,
   makeTestCertificates,
@@ -237,9 +238,9 @@ describe("metadata documents on loopback, allowed for development and tests", ()
       )
     )
 
-    it.effect.skipIf(certificates === undefined)(
+    it.effect(
       "an https document signed by the configured extra CA is a client; another CA's is refused",
-      () =>
+      whenMet([certificatesUnavailable], () =>
         Effect.scoped(
           Effect.gen(function* () {
             const world = yield* oauthWorld
@@ -263,6 +264,7 @@ describe("metadata documents on loopback, allowed for development and tests", ()
             }
           })
         )
+      )
     )
   })
 })

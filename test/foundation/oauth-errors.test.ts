@@ -7,7 +7,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as oauth from "oauth4webapi"
-import { backends, hasPostgres } from "./support/Backends.js"
+import { describeNeeding } from "../support/Needs.js"
+import { backends, postgresUnavailable } from "./support/Backends.js"
 import {
   call,
   createOrganization,
@@ -76,7 +77,7 @@ const redirectedError = (world: OAuthWorld, client: oauth.Client, location: stri
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`OAuth refusals on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`OAuth refusals on ${backend.name}`, () => {
     layer(foundationServer(backend.database, generous), { timeout: 120_000, excludeTestServices: true })(
       (it) => {
         it.effect("an unknown or missing client is shown as an error page and never redirected to", () =>
@@ -645,78 +646,83 @@ describe("OAuth rate limits", () => {
   })
 })
 
-describe.skipIf(!hasPostgres)("OAuth refusals that need a row aged or rewritten, on PostgreSQL", () => {
-  layer(postgresFoundationServer(generous), { timeout: 120_000, excludeTestServices: true })((it) => {
-    it.effect("an expired code is invalid_grant", () =>
-      Effect.gen(function* () {
-        const world = yield* oauthWorld
-        const person = yield* signUp("expired-code")
-        yield* createOrganization(person, "Expired Org")
-        const client = yield* registerPublic(world)
-        const start = yield* authorizationUrl(world, client.client_id)
-        const callback = yield* approve(world, person, start)
-        const lifetime = yield* sqlQuery(
-          "SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM oauth_codes WHERE client_id = $1",
-          [client.client_id]
-        )
-        expect(lifetime[0]?.seconds).toBe(60)
-        yield* sqlQuery(
-          "UPDATE oauth_codes SET expires_at = now() - interval '1 second' WHERE client_id = $1",
-          [client.client_id]
-        )
-        const expired = yield* oauthErrorOf(exchange(world, { client }, start, callback))
-        expect(expired.code).toBe("invalid_grant")
-        expect(expired.description).toContain("expired")
-      })
-    )
+describeNeeding(postgresUnavailable)(
+  "OAuth refusals that need a row aged or rewritten, on PostgreSQL",
+  () => {
+    layer(postgresFoundationServer(generous), { timeout: 120_000, excludeTestServices: true })((it) => {
+      it.effect("an expired code is invalid_grant", () =>
+        Effect.gen(function* () {
+          const world = yield* oauthWorld
+          const person = yield* signUp("expired-code")
+          yield* createOrganization(person, "Expired Org")
+          const client = yield* registerPublic(world)
+          const start = yield* authorizationUrl(world, client.client_id)
+          const callback = yield* approve(world, person, start)
+          const lifetime = yield* sqlQuery(
+            "SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM oauth_codes WHERE client_id = $1",
+            [client.client_id]
+          )
+          expect(lifetime[0]?.seconds).toBe(60)
+          yield* sqlQuery(
+            "UPDATE oauth_codes SET expires_at = now() - interval '1 second' WHERE client_id = $1",
+            [client.client_id]
+          )
+          const expired = yield* oauthErrorOf(exchange(world, { client }, start, callback))
+          expect(expired.code).toBe("invalid_grant")
+          expect(expired.description).toContain("expired")
+        })
+      )
 
-    it.effect("an access token is accepted only by the resource it was issued for (401 invalid_token)", () =>
-      Effect.gen(function* () {
-        const world = yield* oauthWorld
-        const person = yield* signUp("other-resource")
-        const organization = yield* createOrganization(person, "Resource Org")
-        const client = yield* registerPublic(world)
-        const tokens = yield* codeFlow(world, person, { client, organizationId: organization.id })
-        // As if it had been issued for another of the service's resources.
-        yield* sqlQuery("UPDATE oauth_grants SET resource = $1 WHERE client_id = $2", [
-          `${PUBLIC_ORIGIN}/mcp/agent`,
-          client.client_id
-        ])
-        const answer = yield* callApi(world, tokens.access_token, `/organizations/${organization.id}`)
-        expect(answer.status).toBe(401)
-        expect(answer.challenges[0]?.parameters.error).toBe("invalid_token")
-      })
-    )
+      it.effect(
+        "an access token is accepted only by the resource it was issued for (401 invalid_token)",
+        () =>
+          Effect.gen(function* () {
+            const world = yield* oauthWorld
+            const person = yield* signUp("other-resource")
+            const organization = yield* createOrganization(person, "Resource Org")
+            const client = yield* registerPublic(world)
+            const tokens = yield* codeFlow(world, person, { client, organizationId: organization.id })
+            // As if it had been issued for another of the service's resources.
+            yield* sqlQuery("UPDATE oauth_grants SET resource = $1 WHERE client_id = $2", [
+              `${PUBLIC_ORIGIN}/mcp/agent`,
+              client.client_id
+            ])
+            const answer = yield* callApi(world, tokens.access_token, `/organizations/${organization.id}`)
+            expect(answer.status).toBe(401)
+            expect(answer.challenges[0]?.parameters.error).toBe("invalid_token")
+          })
+      )
 
-    it.effect("only hashes of codes, tokens and client secrets are stored", () =>
-      Effect.gen(function* () {
-        const world = yield* oauthWorld
-        const person = yield* signUp("hashes")
-        yield* createOrganization(person, "Hashed Org")
-        const client = yield* registerPublic(world)
-        const confidential = yield* registerConfidential(world)
-        const start = yield* authorizationUrl(world, client.client_id)
-        const callback = yield* approve(world, person, start)
-        const code = callback.searchParams.get("code") ?? ""
-        const tokens = yield* exchange(world, { client }, start, callback)
-        const dump = JSON.stringify([
-          yield* sqlQuery("SELECT * FROM oauth_codes"),
-          yield* sqlQuery("SELECT * FROM oauth_access_tokens"),
-          yield* sqlQuery("SELECT * FROM oauth_refresh_tokens"),
-          yield* sqlQuery("SELECT * FROM oauth_clients")
-        ])
-        const secrets = [
-          code,
-          tokens.access_token,
-          tokens.refresh_token ?? "",
-          String(confidential.client_secret)
-        ]
-        for (const secret of secrets) {
-          expect(secret.length).toBeGreaterThan(40)
-          expect(dump).not.toContain(secret)
-          expect(dump).not.toContain(secret.slice(4))
-        }
-      })
-    )
-  })
-})
+      it.effect("only hashes of codes, tokens and client secrets are stored", () =>
+        Effect.gen(function* () {
+          const world = yield* oauthWorld
+          const person = yield* signUp("hashes")
+          yield* createOrganization(person, "Hashed Org")
+          const client = yield* registerPublic(world)
+          const confidential = yield* registerConfidential(world)
+          const start = yield* authorizationUrl(world, client.client_id)
+          const callback = yield* approve(world, person, start)
+          const code = callback.searchParams.get("code") ?? ""
+          const tokens = yield* exchange(world, { client }, start, callback)
+          const dump = JSON.stringify([
+            yield* sqlQuery("SELECT * FROM oauth_codes"),
+            yield* sqlQuery("SELECT * FROM oauth_access_tokens"),
+            yield* sqlQuery("SELECT * FROM oauth_refresh_tokens"),
+            yield* sqlQuery("SELECT * FROM oauth_clients")
+          ])
+          const secrets = [
+            code,
+            tokens.access_token,
+            tokens.refresh_token ?? "",
+            String(confidential.client_secret)
+          ]
+          for (const secret of secrets) {
+            expect(secret.length).toBeGreaterThan(40)
+            expect(dump).not.toContain(secret)
+            expect(dump).not.toContain(secret.slice(4))
+          }
+        })
+      )
+    })
+  }
+)

@@ -4,7 +4,7 @@
 // here it meets a real pool with its one connection held, on PGlite and on PostgreSQL; the endpoints
 // meet a stopped and a locked PostgreSQL in database.test.ts.
 import * as SqlClient from "@effect/sql/SqlClient"
-import { describe, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -15,6 +15,7 @@ import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
 import { ClientMetadataFetch } from "../../src/foundation/OAuth/ClientMetadataFetch.js"
 import { ClientRepo } from "../../src/foundation/OAuth/ClientRepo.js"
 import { Clients } from "../../src/foundation/OAuth/Clients.js"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 
 /** Client authentication on a database of its own whose pool has one connection and waits 300 ms for it. */
@@ -56,7 +57,7 @@ const whileStorageIsBusy = <A, E, R>(body: Effect.Effect<A, E, R>) =>
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(
+  describeNeeding(backend.missing)(
     `client authentication when storage cannot answer, on ${backend.name}`,
     () => {
       it.live(

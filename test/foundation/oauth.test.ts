@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net"
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as oauth from "oauth4webapi"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 import {
   call,
@@ -54,7 +55,7 @@ const documentServer = (body: (url: string) => unknown, headers: Record<string, 
   )
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`OAuth on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`OAuth on ${backend.name}`, () => {
     layer(
       foundationServer(backend.database, {
         OAUTH_ALLOW_PRIVATE_ADDRESSES: "true",

@@ -4,6 +4,7 @@
 // PostgreSQL.
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { request, testServer } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import {
@@ -30,7 +31,7 @@ const patch = (account: Account, organizationId: string, body: unknown) =>
   call(`/organizations/${organizationId}`, { method: "PATCH", session: account.session, body })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`organizations on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`organizations on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "100000" }), {
       timeout: 120_000,
       excludeTestServices: true

@@ -4,7 +4,7 @@
 // lease left by a crashed worker runs out and the message goes again with the same id, and two
 // workers never send one message twice.
 import * as SqlClient from "@effect/sql/SqlClient"
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -15,6 +15,7 @@ import { layerDatabase } from "../../src/foundation/Database/Database.js"
 import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
 import { MailTransport, type OutboxMessage } from "../../src/foundation/Outbox/MailTransport.js"
 import { Outbox, OutboxWorker } from "../../src/foundation/Outbox/Outbox.js"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 
 /** What the test transport does with a message, by recipient; unknown recipients are delivered. */
@@ -125,7 +126,7 @@ const eventually = <A, R>(read: Effect.Effect<A, never, R>, check: (a: A) => boo
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the outbox worker on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the outbox worker on ${backend.name}`, () => {
     layer(Layer.unwrapScoped(Effect.map(backend.database, withWorker)), {
       timeout: 120_000,
       excludeTestServices: true

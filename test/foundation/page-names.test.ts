@@ -5,6 +5,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { displayName, neutralText } from "../../src/http/pages/Html.js"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import {
@@ -65,7 +66,7 @@ const personNamed = (name: string) =>
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`names on pages on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`names on pages on ${backend.name}`, () => {
     layer(foundationServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("the consent page shows the client, the person and the organization neutralised", () =>
         Effect.gen(function* () {

@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { ServerAddress } from "../../src/http/NodeServer.js"
+import { describeNeeding } from "../support/Needs.js"
 import type { TestResponse } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import { contractOperationIds } from "./support/Contract.js"
@@ -399,7 +400,7 @@ describe("the permission matrix", () => {
 })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the permission matrix on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the permission matrix on ${backend.name}`, () => {
     const server = foundationServer(backend.database, {
       CREDENTIAL_RATE_LIMIT: "1000000",
       AUTH_RATE_LIMIT: "100000"

@@ -6,9 +6,10 @@
 // request and is never a target), tokens of every kind and pending invitations; the world is
 // rebuilt every few requests so that removals and demotions do not exhaust it. The permission model
 // below is written from extensions §3 independently of the service's code. PGlite and PostgreSQL.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import fc from "fast-check"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import { contractOperationIds, type OperationId } from "./support/Contract.js"
@@ -672,7 +673,7 @@ const samples = fc.sample(recipe, { numRuns: 500, seed: 20_260_505 })
 const EPISODE = 40
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`random requests to every operation on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`random requests to every operation on ${backend.name}`, () => {
     layer(
       foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "1000000", AUTH_RATE_LIMIT: "1000000" }),
       { timeout: 300_000, excludeTestServices: true }

@@ -1,7 +1,7 @@
 // Rate limits (extensions §7): sign-in and sign-up attempts per client address and email, and
 // requests per credential, with 429 and Retry-After; counters live in the database, so several
 // instances share them.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -11,7 +11,8 @@ import { layerDatabase } from "../../src/foundation/Database/Database.js"
 import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
 import { batchFor, RateLimiter } from "../../src/foundation/Security/RateLimiter.js"
 import type { ServerAddress } from "../../src/http/NodeServer.js"
-import { backends, freshPostgresDatabase, hasPostgres, withClient } from "./support/Backends.js"
+import { describeNeeding } from "../support/Needs.js"
+import { backends, freshPostgresDatabase, postgresUnavailable, withClient } from "./support/Backends.js"
 import {
   call,
   foundationServer,
@@ -42,7 +43,7 @@ const expectTooManyRequests = (response: { status: number; headers: Headers; jso
 }
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`rate limits on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`rate limits on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { CREDENTIAL_RATE_LIMIT: "20" }), {
       timeout: 120_000,
       excludeTestServices: true
@@ -112,7 +113,7 @@ class SecondInstance extends Context.Tag("SecondInstance")<
   Context.Context<ServerAddress>
 >() {}
 
-describe.skipIf(!hasPostgres)("rate limits across instances", () => {
+describeNeeding(postgresUnavailable)("rate limits across instances", () => {
   const twoInstances = Layer.unwrapScoped(
     Effect.gen(function* () {
       const url = yield* TestDatabaseUrl
@@ -157,7 +158,7 @@ const limiterOn = (url: string) =>
 
 class LimiterDatabase extends Context.Tag("LimiterDatabase")<LimiterDatabase, string>() {}
 
-describe.skipIf(!hasPostgres)("large limits counted in batches", () => {
+describeNeeding(postgresUnavailable)("large limits counted in batches", () => {
   const twoLimiters = Layer.unwrapScoped(
     Effect.gen(function* () {
       const { url } = yield* freshPostgresDatabase

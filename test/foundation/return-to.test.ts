@@ -6,6 +6,7 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { safeReturnTo } from "../../src/foundation/Pages/ReturnTo.js"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import { COOKIE, foundationServer, PUBLIC_ORIGIN, signUp } from "./support/FoundationClient.js"
@@ -125,7 +126,7 @@ describe("safeReturnTo", () => {
 })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the sign-in page's return_to on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the sign-in page's return_to on ${backend.name}`, () => {
     // Every attack is also posted with the right password: the sign-in limit is not what is tested.
     const server = foundationServer(backend.database, { AUTH_RATE_LIMIT: "1000000" })
     layer(server, { timeout: 180_000, excludeTestServices: true })((it) => {

@@ -2,13 +2,14 @@
 // recently used, so `security.sessions` (one page by contract) stays bounded however often the
 // account signs in. Found by a 30-minute soak, whose one account signed in ≈ 18,000 times and whose
 // session list grew with every sign-in.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 import { call, foundationServer, sessionFrom, signUp } from "./support/FoundationClient.js"
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the sessions an account may hold on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the sessions an account may hold on ${backend.name}`, () => {
     layer(foundationServer(backend.database, { MAX_SESSIONS_PER_USER: "3" }), {
       timeout: 120_000,
       excludeTestServices: true

@@ -1,8 +1,9 @@
 // The sign-in page (extensions §8): a form for browsers with the same rules and limits as
 // `auth.signIn`, which returns to a path of this service (`return_to`) and nowhere else, refuses a
 // post from another site, and answers every problem as the page again, never cached nor framed.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import {
@@ -26,7 +27,7 @@ const form = (fields: Record<string, string>, origin: string | null = PUBLIC_ORI
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the sign-in page on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the sign-in page on ${backend.name}`, () => {
     layer(foundationServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("shows a labelled form that posts back with the return path", () =>
         Effect.gen(function* () {

@@ -1,8 +1,9 @@
 // The sign-out page: a browser ends its own session with one button, as `auth.signOut` does for
 // scripts (the session is revoked at once and the cookie cleared). The post must come from this
 // service's page and carry the form token the page gave this session; anything else ends nothing.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import { COOKIE, call, foundationServer, PUBLIC_ORIGIN, signUp } from "./support/FoundationClient.js"
@@ -31,7 +32,7 @@ const post = (fields: Record<string, string>, session?: string, origin: string |
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the sign-out page on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the sign-out page on ${backend.name}`, () => {
     layer(foundationServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("shows one button to a signed-in browser, and says so to one without a session", () =>
         Effect.gen(function* () {

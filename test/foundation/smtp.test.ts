@@ -11,7 +11,8 @@ import * as Layer from "effect/Layer"
 import { SMTPServer } from "smtp-server"
 import { foundationSettingsConfig } from "../../src/foundation/FoundationConfig.js"
 import { readServerSettings } from "../../src/ServerConfig.js"
-import { backends, hasPostgres } from "./support/Backends.js"
+import { describeNeeding } from "../support/Needs.js"
+import { backends, postgresUnavailable } from "./support/Backends.js"
 import {
   call,
   createOrganization,
@@ -182,7 +183,7 @@ describe("mail settings", () => {
 })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`mail by SMTP on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`mail by SMTP on ${backend.name}`, () => {
     layer(
       withMail((env) => foundationServer(backend.database, env)),
       {
@@ -236,7 +237,7 @@ for (const backend of backends) {
   })
 }
 
-describe.skipIf(!hasPostgres)("mail by SMTP to a server that refuses", () => {
+describeNeeding(postgresUnavailable)("mail by SMTP to a server that refuses", () => {
   layer(withMail(postgresFoundationServer), { timeout: 120_000, excludeTestServices: true })((it) => {
     it.effect(
       "is retried with back-off until accepted, arrives once, and keeps the refusal in last_error",

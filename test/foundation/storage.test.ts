@@ -1,8 +1,9 @@
 // What only a direct look at PostgreSQL can show: expiry, sliding sessions, roles set up by hand,
 // and that secrets are stored only as hashes.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { hasPostgres } from "./support/Backends.js"
+import { describeNeeding } from "../support/Needs.js"
+import { postgresUnavailable } from "./support/Backends.js"
 import {
   call,
   createOrganization,
@@ -15,7 +16,7 @@ import {
   uniqueEmail
 } from "./support/FoundationClient.js"
 
-describe.skipIf(!hasPostgres)("foundation storage on PostgreSQL", () => {
+describeNeeding(postgresUnavailable)("foundation storage on PostgreSQL", () => {
   layer(postgresFoundationServer(), { timeout: 120_000, excludeTestServices: true })((it) => {
     it.effect("concurrent sign-ups with one email: exactly one account, the others 409", () =>
       Effect.gen(function* () {

@@ -3,8 +3,9 @@
 // removing the creator, or their leaving, revokes their tokens there (401) and no one else's. These
 // failed before the fix: a demoted or removed admin kept writing through the token they had made.
 // On PGlite and PostgreSQL.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 import {
   call,
@@ -31,7 +32,7 @@ const rename = (token: string, organizationId: string, name: string) =>
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`API tokens act for their creator on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`API tokens act for their creator on ${backend.name}`, () => {
     layer(foundationServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("tokens.list names each token's creator", () =>
         Effect.gen(function* () {

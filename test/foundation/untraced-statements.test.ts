@@ -5,7 +5,7 @@
 // Rows read as text for a remembering decoder decode as the client's rows do.
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { describe, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -18,6 +18,7 @@ import { layerClient } from "../../src/foundation/Database/Database.js"
 import { rememberedRows } from "../../src/foundation/Database/RememberedRows.js"
 import { UntracedStatements } from "../../src/foundation/Database/UntracedStatements.js"
 import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
+import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 
 const clientOn = (env: Record<string, string>) =>
@@ -56,7 +57,7 @@ const setUp = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 )
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`untraced statements on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`untraced statements on ${backend.name}`, () => {
     it.live("answer the rows the client answers: names, JSON keys, counters and dates alike", () =>
       withStatements(backend.database, (sql, statements) =>
         Effect.gen(function* () {

@@ -7,9 +7,10 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { hasPostgres } from "../foundation/support/Backends.js"
-import { pgCtl, postgresCluster } from "../foundation/support/PostgresCluster.js"
+import { pgCtlUnavailable, postgresUnavailable } from "../foundation/support/Backends.js"
+import { postgresCluster } from "../foundation/support/PostgresCluster.js"
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
+import { describeNeeding } from "../support/Needs.js"
 import { tempDir } from "../support/TempDir.js"
 import { request, testServer } from "../support/TestServer.js"
 
@@ -65,7 +66,7 @@ const statusBecomes = (path: string, status: number, seconds = 20) =>
     return last
   })
 
-describe.skipIf(!hasPostgres || pgCtl === undefined)("readiness and a PostgreSQL outage", () => {
+describeNeeding(postgresUnavailable, pgCtlUnavailable)("readiness and a PostgreSQL outage", () => {
   const withCluster = Layer.unwrapScoped(
     Effect.map(postgresCluster, (cluster) =>
       testServer({

@@ -7,11 +7,12 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { COOKIE, linkTokenFor, PUBLIC_ORIGIN, uniqueEmail } from "../foundation/support/FoundationClient.js"
 import { freePort as freePortNow } from "../support/FreePort.js"
+import { describeNeeding } from "../support/Needs.js"
 import { tempDir } from "../support/TempDir.js"
 import type { TestResponse } from "../support/TestServer.js"
 import { catalogAcceptance, foundationAcceptance, type Run, type Step } from "./support/AcceptanceRequests.js"
@@ -24,7 +25,6 @@ import {
 } from "./support/ServedDocuments.js"
 
 const prism = localTool("prism")
-if ("skip" in prism) console.warn(`Skipping the Prism proxy run: ${prism.skip}`)
 
 const freePort = Effect.promise(freePortNow)
 
@@ -113,36 +113,39 @@ const problemOf = ({ step, response }: Outcome): string | undefined => {
   return undefined
 }
 
-describe.skipIf("skip" in prism)("the acceptance requests through Prism's validating proxy", () => {
-  layer(bothApisServer(), { timeout: 180_000, excludeTestServices: true })((it) => {
-    it.scoped(
-      "break no rule of either document",
-      () =>
-        Effect.gen(function* () {
-          const address = yield* ServerAddress
-          const documents = yield* servedDocuments
-          const folder = tempDir("openapi-prism-")
-          const proxies: Partial<Record<DocumentName, string>> = {}
-          for (const name of documentNames) {
-            const file = join(folder, `${name}.json`)
-            writeFileSync(file, JSON.stringify(documents[name]))
-            proxies[name] = (yield* prismProxy("path" in prism ? prism.path : "", file, address.url)).url
-          }
-          const catalog: Array<Outcome> = []
-          yield* catalogAcceptance(recorder(proxies.catalog ?? "", catalog))
-          const foundation: Array<Outcome> = []
-          yield* foundationAcceptance(recorder(proxies.foundation ?? "", foundation), {
-            publicOrigin: PUBLIC_ORIGIN,
-            cookieName: COOKIE,
-            linkToken: linkTokenFor,
-            uniqueEmail
-          })
-          expect(catalog.length).toBeGreaterThan(60)
-          expect(foundation.length).toBeGreaterThan(30)
-          expect(catalog.flatMap((outcome) => problemOf(outcome) ?? [])).toEqual([])
-          expect(foundation.flatMap((outcome) => problemOf(outcome) ?? [])).toEqual([])
-        }),
-      120_000
-    )
-  })
-})
+describeNeeding("skip" in prism ? prism.skip : undefined)(
+  "the acceptance requests through Prism's validating proxy",
+  () => {
+    layer(bothApisServer(), { timeout: 180_000, excludeTestServices: true })((it) => {
+      it.scoped(
+        "break no rule of either document",
+        () =>
+          Effect.gen(function* () {
+            const address = yield* ServerAddress
+            const documents = yield* servedDocuments
+            const folder = tempDir("openapi-prism-")
+            const proxies: Partial<Record<DocumentName, string>> = {}
+            for (const name of documentNames) {
+              const file = join(folder, `${name}.json`)
+              writeFileSync(file, JSON.stringify(documents[name]))
+              proxies[name] = (yield* prismProxy("path" in prism ? prism.path : "", file, address.url)).url
+            }
+            const catalog: Array<Outcome> = []
+            yield* catalogAcceptance(recorder(proxies.catalog ?? "", catalog))
+            const foundation: Array<Outcome> = []
+            yield* foundationAcceptance(recorder(proxies.foundation ?? "", foundation), {
+              publicOrigin: PUBLIC_ORIGIN,
+              cookieName: COOKIE,
+              linkToken: linkTokenFor,
+              uniqueEmail
+            })
+            expect(catalog.length).toBeGreaterThan(60)
+            expect(foundation.length).toBeGreaterThan(30)
+            expect(catalog.flatMap((outcome) => problemOf(outcome) ?? [])).toEqual([])
+            expect(foundation.flatMap((outcome) => problemOf(outcome) ?? [])).toEqual([])
+          }),
+        120_000
+      )
+    })
+  }
+)

@@ -5,6 +5,7 @@ import * as Effect from "effect/Effect"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
 import { catalogTestServer } from "../support/CatalogTestServer.js"
+import { whenMet } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 
 describe("the landing page", () => {
@@ -49,9 +50,9 @@ describe("the landing page", () => {
       })
     )
 
-    it.effect.skipIf(browserUnavailable !== undefined)(
+    it.effect(
       "in a browser, the page renders styled, its links work, and no request leaves loopback",
-      () =>
+      whenMet([browserUnavailable], () =>
         Effect.scoped(
           Effect.gen(function* () {
             const address = yield* ServerAddress
@@ -72,6 +73,7 @@ describe("the landing page", () => {
             expect(offLoopback(requests)).toEqual([])
           })
         )
+      )
     )
   })
 })

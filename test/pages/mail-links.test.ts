@@ -6,12 +6,12 @@
 // the outbox's log lines, as a person running the service locally reads them.
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type { BrowserContext, Page, Response } from "playwright-core"
 import { sessionFormToken } from "../../src/foundation/Pages/FormToken.js"
 import { escapeHtml } from "../../src/http/pages/Html.js"
-import { hasPostgres } from "../foundation/support/Backends.js"
+import { postgresUnavailable } from "../foundation/support/Backends.js"
 import {
   COOKIE,
   logLines,
@@ -20,6 +20,7 @@ import {
 } from "../foundation/support/FoundationClient.js"
 import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
+import { describeNeeding } from "../support/Needs.js"
 
 const port = await freePort()
 const origin = `http://127.0.0.1:${port}`
@@ -236,347 +237,342 @@ const otherSite = Effect.acquireRelease(
 
 const buttonCount = (page: Page) => Effect.promise(() => page.getByRole("button").count())
 
-describe.skipIf(browserUnavailable !== undefined || !hasPostgres)(
-  "the links the service mails, in a browser",
-  () => {
-    layer(postgresFoundationServer({ PORT: String(port), PUBLIC_ORIGIN: origin }), {
-      timeout: 120_000,
-      excludeTestServices: true
-    })((it) => {
-      it.effect(
-        "the verification link shows a button, verifies only when pressed and says so; used again it says it no longer works",
-        () =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const person = yield* signUp("verifier")
-              const link = yield* mailedLink("verify-email", person.email)
-              expect(link.startsWith(`${origin}/verify-email?token=`)).toBe(true)
-              const browser = yield* launchBrowser
-              const { context, requests } = yield* newContext(browser, { javaScriptEnabled: false })
-              const page = yield* Effect.promise(() => context.newPage())
-
-              const shown = yield* open(page, link)
-              expect(shown.status()).toBe(200)
-              yield* expectPersonalPage(shown)
-              expect(yield* heading(page)).toBe("Confirm your email address")
-              // Opening the link (what a mail scanner does) verifies nothing.
-              expect((yield* profileOf(person)).emailVerified).toBe(false)
-
-              const verified = yield* press(page, "Verify my email address")
-              expect(verified.status()).toBe(200)
-              yield* expectPersonalPage(verified)
-              expect(yield* heading(page)).toBe("Email address verified")
-              expect(yield* Effect.promise(() => page.getByRole("status").textContent())).toContain(
-                person.email
-              )
-              expect((yield* profileOf(person)).emailVerified).toBe(true)
-
-              yield* open(page, link)
-              const again = yield* press(page, "Verify my email address")
-              expect(again.status()).toBe(400)
-              expect(yield* heading(page)).toBe("This link no longer works")
-              expect(offLoopback(requests)).toEqual([])
-            })
-          ),
-        60_000
-      )
-
-      it.effect("the link of an email change changes the account's address once pressed, and says so", () =>
+describeNeeding(browserUnavailable, postgresUnavailable)("the links the service mails, in a browser", () => {
+  layer(postgresFoundationServer({ PORT: String(port), PUBLIC_ORIGIN: origin }), {
+    timeout: 120_000,
+    excludeTestServices: true
+  })((it) => {
+    it.effect(
+      "the verification link shows a button, verifies only when pressed and says so; used again it says it no longer works",
+      () =>
         Effect.scoped(
           Effect.gen(function* () {
-            const person = yield* signUp("changer")
-            const newEmail = `new.${person.email}`
-            const asked = yield* api("/profile/email", { cookie: person.cookie, body: { email: newEmail } })
-            expect(asked.status).toBe(200)
-            const link = yield* mailedLink("change-email", newEmail)
+            const person = yield* signUp("verifier")
+            const link = yield* mailedLink("verify-email", person.email)
+            expect(link.startsWith(`${origin}/verify-email?token=`)).toBe(true)
             const browser = yield* launchBrowser
-            const { context } = yield* newContext(browser, { javaScriptEnabled: false })
+            const { context, requests } = yield* newContext(browser, { javaScriptEnabled: false })
             const page = yield* Effect.promise(() => context.newPage())
-            yield* open(page, link)
-            expect((yield* profileOf(person)).email).toBe(person.email)
-            const changed = yield* press(page, "Verify my email address")
-            expect(changed.status()).toBe(200)
+
+            const shown = yield* open(page, link)
+            expect(shown.status()).toBe(200)
+            yield* expectPersonalPage(shown)
+            expect(yield* heading(page)).toBe("Confirm your email address")
+            // Opening the link (what a mail scanner does) verifies nothing.
+            expect((yield* profileOf(person)).emailVerified).toBe(false)
+
+            const verified = yield* press(page, "Verify my email address")
+            expect(verified.status()).toBe(200)
+            yield* expectPersonalPage(verified)
+            expect(yield* heading(page)).toBe("Email address verified")
             expect(yield* Effect.promise(() => page.getByRole("status").textContent())).toContain(
-              `Your account's email address is now ${newEmail}`
+              person.email
             )
-            expect((yield* profileOf(person)).email).toBe(newEmail)
+            expect((yield* profileOf(person)).emailVerified).toBe(true)
+
+            yield* open(page, link)
+            const again = yield* press(page, "Verify my email address")
+            expect(again.status()).toBe(400)
+            expect(yield* heading(page)).toBe("This link no longer works")
+            expect(offLoopback(requests)).toEqual([])
           })
-        )
+        ),
+      60_000
+    )
+
+    it.effect("the link of an email change changes the account's address once pressed, and says so", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const person = yield* signUp("changer")
+          const newEmail = `new.${person.email}`
+          const asked = yield* api("/profile/email", { cookie: person.cookie, body: { email: newEmail } })
+          expect(asked.status).toBe(200)
+          const link = yield* mailedLink("change-email", newEmail)
+          const browser = yield* launchBrowser
+          const { context } = yield* newContext(browser, { javaScriptEnabled: false })
+          const page = yield* Effect.promise(() => context.newPage())
+          yield* open(page, link)
+          expect((yield* profileOf(person)).email).toBe(person.email)
+          const changed = yield* press(page, "Verify my email address")
+          expect(changed.status()).toBe(200)
+          expect(yield* Effect.promise(() => page.getByRole("status").textContent())).toContain(
+            `Your account's email address is now ${newEmail}`
+          )
+          expect((yield* profileOf(person)).email).toBe(newEmail)
+        })
       )
+    )
 
-      it.effect(
-        "an invitee opens the link signed out, signs in, comes back to the invitation, accepts and is a member",
-        () =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const invited = yield* invitedPerson("admin")
-              const { page, requests } = yield* freshPage
-              const shown = yield* signInThrough(page, invited.link, invited.invitee)
-              expect(shown.status()).toBe(200)
-              yield* expectPersonalPage(shown)
-              expect(yield* heading(page)).toBe(`Invitation to join ${invited.organizationName}`)
-              const facts = yield* Effect.promise(async () => (await page.locator("dl").textContent()) ?? "")
-              expect(facts).toContain(invited.organizationName)
-              expect(facts).toContain("admin")
-              expect(facts).toContain(invited.invitee.email)
-              expect(facts).toContain("pending")
-              expect(facts).toMatch(/Expires\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/)
-              expect(yield* organizationIdsOf(invited.invitee)).not.toContain(invited.organizationId)
+    it.effect(
+      "an invitee opens the link signed out, signs in, comes back to the invitation, accepts and is a member",
+      () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const invited = yield* invitedPerson("admin")
+            const { page, requests } = yield* freshPage
+            const shown = yield* signInThrough(page, invited.link, invited.invitee)
+            expect(shown.status()).toBe(200)
+            yield* expectPersonalPage(shown)
+            expect(yield* heading(page)).toBe(`Invitation to join ${invited.organizationName}`)
+            const facts = yield* Effect.promise(async () => (await page.locator("dl").textContent()) ?? "")
+            expect(facts).toContain(invited.organizationName)
+            expect(facts).toContain("admin")
+            expect(facts).toContain(invited.invitee.email)
+            expect(facts).toContain("pending")
+            expect(facts).toMatch(/Expires\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/)
+            expect(yield* organizationIdsOf(invited.invitee)).not.toContain(invited.organizationId)
 
-              const answered = yield* press(page, `Accept and join ${invited.organizationName}`)
-              expect(answered.status()).toBe(200)
-              yield* expectPersonalPage(answered)
-              expect(page.url()).toBe(invited.link)
-              expect(
-                yield* Effect.promise(async () => (await page.getByRole("status").textContent()) ?? "")
-              ).toBe(`You accepted this invitation and joined ${invited.organizationName}.`)
-              expect(yield* buttonCount(page)).toBe(0)
-              expect(yield* organizationIdsOf(invited.invitee)).toContain(invited.organizationId)
-              expect(yield* statusOf(invited.owner, invited.organizationId, invited.invitationId)).toBe(
-                "accepted"
-              )
-              expect(offLoopback(requests)).toEqual([])
-            })
-          ),
-        60_000
+            const answered = yield* press(page, `Accept and join ${invited.organizationName}`)
+            expect(answered.status()).toBe(200)
+            yield* expectPersonalPage(answered)
+            expect(page.url()).toBe(invited.link)
+            expect(
+              yield* Effect.promise(async () => (await page.getByRole("status").textContent()) ?? "")
+            ).toBe(`You accepted this invitation and joined ${invited.organizationName}.`)
+            expect(yield* buttonCount(page)).toBe(0)
+            expect(yield* organizationIdsOf(invited.invitee)).toContain(invited.organizationId)
+            expect(yield* statusOf(invited.owner, invited.organizationId, invited.invitationId)).toBe(
+              "accepted"
+            )
+            expect(offLoopback(requests)).toEqual([])
+          })
+        ),
+      60_000
+    )
+
+    it.effect("an invitee who rejects stays outside the organization and the page says so", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const invited = yield* invitedPerson()
+          const { page } = yield* freshPage
+          yield* signInThrough(page, invited.link, invited.invitee)
+          const answered = yield* press(page, "Reject")
+          expect(answered.status()).toBe(200)
+          expect(
+            yield* Effect.promise(async () => (await page.getByRole("status").textContent()) ?? "")
+          ).toContain("You declined this invitation")
+          expect(yield* statusOf(invited.owner, invited.organizationId, invited.invitationId)).toBe(
+            "rejected"
+          )
+          expect(yield* organizationIdsOf(invited.invitee)).not.toContain(invited.organizationId)
+        })
       )
+    )
 
-      it.effect("an invitee who rejects stays outside the organization and the page says so", () =>
+    it.effect(
+      "someone signed in with another address sees that the invitation is not theirs, learns nothing of it and cannot accept",
+      () =>
         Effect.scoped(
           Effect.gen(function* () {
             const invited = yield* invitedPerson()
+            const stranger = yield* signUp("stranger")
+            yield* verifiedByApi(stranger)
+            const { page, context } = yield* freshPage
+            const shown = yield* signInThrough(page, invited.link, stranger)
+            expect(shown.status()).toBe(403)
+            yield* expectPersonalPage(shown)
+            expect(yield* heading(page)).toBe("This invitation is for someone else")
+            const text = yield* mainText(page)
+            expect(text).toContain(stranger.email)
+            expect(text).not.toContain(invited.organizationName)
+            expect(text).not.toContain(invited.invitee.email)
+            expect(yield* buttonCount(page)).toBe(0)
+
+            // Even a well-formed decision of their own session (the right Origin, their form token) is refused.
+            const token = sessionFormToken(
+              yield* sessionTokenIn(context),
+              "invitation-decision",
+              invited.invitationId
+            )
+            const posted = yield* postDecision(context, {
+              invitation: invited.invitationId,
+              form_token: token,
+              decision: "accept"
+            })
+            expect(posted.status).toBe(403)
+            expect(posted.text).toContain("This invitation is for someone else")
+            expect(yield* statusOf(invited.owner, invited.organizationId, invited.invitationId)).toBe(
+              "pending"
+            )
+            expect(yield* organizationIdsOf(stranger)).not.toContain(invited.organizationId)
+          })
+        ),
+      60_000
+    )
+
+    it.effect(
+      "an invitee whose address is not verified yet is told to verify it first, and cannot answer",
+      () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const invited = yield* invitedPerson("member", { verified: false })
             const { page } = yield* freshPage
             yield* signInThrough(page, invited.link, invited.invitee)
-            const answered = yield* press(page, "Reject")
-            expect(answered.status()).toBe(200)
+            expect(yield* heading(page)).toBe(`Invitation to join ${invited.organizationName}`)
             expect(
-              yield* Effect.promise(async () => (await page.getByRole("status").textContent()) ?? "")
-            ).toContain("You declined this invitation")
+              yield* Effect.promise(async () => (await page.getByRole("alert").textContent()) ?? "")
+            ).toContain("Verify your email address before answering")
+            expect(yield* buttonCount(page)).toBe(0)
+          })
+        )
+    )
+
+    it.effect(
+      "a revoked invitation and an expired one say so, and a decision sent after expiry is refused (409)",
+      () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const revoked = yield* invitedPerson()
+            const withdrawn = yield* api(
+              `/organizations/${revoked.organizationId}/invitations/${revoked.invitationId}`,
+              {
+                cookie: revoked.owner.cookie,
+                method: "DELETE"
+              }
+            )
+            expect(withdrawn.status).toBe(200)
+            const first = yield* freshPage
+            yield* signInThrough(first.page, revoked.link, revoked.invitee)
+            expect(yield* mainText(first.page)).toContain(
+              `${revoked.organizationName} withdrew this invitation`
+            )
+            expect(yield* buttonCount(first.page)).toBe(0)
+
+            // The invitee has the page open while the invitation runs out, then presses Accept.
+            const expiring = yield* invitedPerson()
+            const second = yield* freshPage
+            yield* signInThrough(second.page, expiring.link, expiring.invitee)
+            yield* sqlQuery("UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE id = $1", [
+              expiring.invitationId
+            ])
+            const late = yield* press(second.page, `Accept and join ${expiring.organizationName}`)
+            expect(late.status()).toBe(409)
+            yield* expectPersonalPage(late)
+            const text = yield* mainText(second.page)
+            expect(text).toContain("This invitation is expired")
+            expect(text).toMatch(/This invitation expired on \d{4}-\d{2}-\d{2}/)
+            expect(yield* buttonCount(second.page)).toBe(0)
+            expect(yield* organizationIdsOf(expiring.invitee)).not.toContain(expiring.organizationId)
+          })
+        )
+    )
+
+    it.effect(
+      "a decision posted from another site, or with a form token that is not the session's, is refused and decides nothing",
+      () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const invited = yield* invitedPerson()
+            const { page, context } = yield* freshPage
+            yield* signInThrough(page, invited.link, invited.invitee)
+            const fields = yield* Effect.promise(() =>
+              page
+                .locator('form[action="/accept-invitation"] input[type=hidden]')
+                .evaluateAll((inputs) =>
+                  inputs.map(
+                    (input) => [input.getAttribute("name") ?? "", input.getAttribute("value") ?? ""] as const
+                  )
+                )
+            )
+            expect(fields.map(([name]) => name)).toEqual(["invitation", "form_token"])
+
+            // Another site copies the form, token included, and gets the invitee to press its button.
+            const site = yield* otherSite
+            const hidden = fields
+              .map(
+                ([name, value]) =>
+                  `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`
+              )
+              .join("")
+            site.page.html = `<!doctype html><title>Prize</title><form method="post" action="${origin}/accept-invitation">${hidden}<button name="decision" value="accept">Claim your prize</button></form>`
+            for (const siteUrl of [site.url, site.url.replace("127.0.0.1", "localhost")]) {
+              yield* open(page, `${siteUrl}/prize`)
+              const answer = yield* press(page, "Claim your prize")
+              expect(answer.status(), siteUrl).toBe(403)
+              yield* expectPersonalPage(answer)
+              expect(yield* heading(page)).toBe("Decision refused")
+            }
+
+            // From this service's origin, but with a token of another invitation or none at all.
+            const tokens = [
+              "",
+              "x".repeat(43),
+              sessionFormToken(yield* sessionTokenIn(context), "invitation-decision", "inv_other")
+            ]
+            for (const formToken of tokens) {
+              const posted = yield* postDecision(context, {
+                invitation: invited.invitationId,
+                form_token: formToken,
+                decision: "accept"
+              })
+              expect(posted.status, formToken).toBe(403)
+              expect(posted.text).toContain("does not belong to your session")
+            }
             expect(yield* statusOf(invited.owner, invited.organizationId, invited.invitationId)).toBe(
-              "rejected"
+              "pending"
             )
             expect(yield* organizationIdsOf(invited.invitee)).not.toContain(invited.organizationId)
           })
-        )
-      )
+        ),
+      60_000
+    )
 
-      it.effect(
-        "someone signed in with another address sees that the invitation is not theirs, learns nothing of it and cannot accept",
-        () =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const invited = yield* invitedPerson()
-              const stranger = yield* signUp("stranger")
-              yield* verifiedByApi(stranger)
-              const { page, context } = yield* freshPage
-              const shown = yield* signInThrough(page, invited.link, stranger)
-              expect(shown.status()).toBe(403)
-              yield* expectPersonalPage(shown)
-              expect(yield* heading(page)).toBe("This invitation is for someone else")
-              const text = yield* mainText(page)
-              expect(text).toContain(stranger.email)
-              expect(text).not.toContain(invited.organizationName)
-              expect(text).not.toContain(invited.invitee.email)
-              expect(yield* buttonCount(page)).toBe(0)
-
-              // Even a well-formed decision of their own session (the right Origin, their form token) is refused.
-              const token = sessionFormToken(
-                yield* sessionTokenIn(context),
-                "invitation-decision",
-                invited.invitationId
-              )
-              const posted = yield* postDecision(context, {
-                invitation: invited.invitationId,
-                form_token: token,
-                decision: "accept"
-              })
-              expect(posted.status).toBe(403)
-              expect(posted.text).toContain("This invitation is for someone else")
-              expect(yield* statusOf(invited.owner, invited.organizationId, invited.invitationId)).toBe(
-                "pending"
-              )
-              expect(yield* organizationIdsOf(stranger)).not.toContain(invited.organizationId)
-            })
-          ),
-        60_000
-      )
-
-      it.effect(
-        "an invitee whose address is not verified yet is told to verify it first, and cannot answer",
-        () =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const invited = yield* invitedPerson("member", { verified: false })
-              const { page } = yield* freshPage
-              yield* signInThrough(page, invited.link, invited.invitee)
-              expect(yield* heading(page)).toBe(`Invitation to join ${invited.organizationName}`)
-              expect(
-                yield* Effect.promise(async () => (await page.getByRole("alert").textContent()) ?? "")
-              ).toContain("Verify your email address before answering")
-              expect(yield* buttonCount(page)).toBe(0)
-            })
-          )
-      )
-
-      it.effect(
-        "a revoked invitation and an expired one say so, and a decision sent after expiry is refused (409)",
-        () =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const revoked = yield* invitedPerson()
-              const withdrawn = yield* api(
-                `/organizations/${revoked.organizationId}/invitations/${revoked.invitationId}`,
-                {
-                  cookie: revoked.owner.cookie,
-                  method: "DELETE"
-                }
-              )
-              expect(withdrawn.status).toBe(200)
-              const first = yield* freshPage
-              yield* signInThrough(first.page, revoked.link, revoked.invitee)
-              expect(yield* mainText(first.page)).toContain(
-                `${revoked.organizationName} withdrew this invitation`
-              )
-              expect(yield* buttonCount(first.page)).toBe(0)
-
-              // The invitee has the page open while the invitation runs out, then presses Accept.
-              const expiring = yield* invitedPerson()
-              const second = yield* freshPage
-              yield* signInThrough(second.page, expiring.link, expiring.invitee)
-              yield* sqlQuery(
-                "UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE id = $1",
-                [expiring.invitationId]
-              )
-              const late = yield* press(second.page, `Accept and join ${expiring.organizationName}`)
-              expect(late.status()).toBe(409)
-              yield* expectPersonalPage(late)
-              const text = yield* mainText(second.page)
-              expect(text).toContain("This invitation is expired")
-              expect(text).toMatch(/This invitation expired on \d{4}-\d{2}-\d{2}/)
-              expect(yield* buttonCount(second.page)).toBe(0)
-              expect(yield* organizationIdsOf(expiring.invitee)).not.toContain(expiring.organizationId)
-            })
-          )
-      )
-
-      it.effect(
-        "a decision posted from another site, or with a form token that is not the session's, is refused and decides nothing",
-        () =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const invited = yield* invitedPerson()
-              const { page, context } = yield* freshPage
-              yield* signInThrough(page, invited.link, invited.invitee)
-              const fields = yield* Effect.promise(() =>
-                page
-                  .locator('form[action="/accept-invitation"] input[type=hidden]')
-                  .evaluateAll((inputs) =>
-                    inputs.map(
-                      (input) =>
-                        [input.getAttribute("name") ?? "", input.getAttribute("value") ?? ""] as const
-                    )
-                  )
-              )
-              expect(fields.map(([name]) => name)).toEqual(["invitation", "form_token"])
-
-              // Another site copies the form, token included, and gets the invitee to press its button.
-              const site = yield* otherSite
-              const hidden = fields
-                .map(
-                  ([name, value]) =>
-                    `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`
-                )
-                .join("")
-              site.page.html = `<!doctype html><title>Prize</title><form method="post" action="${origin}/accept-invitation">${hidden}<button name="decision" value="accept">Claim your prize</button></form>`
-              for (const siteUrl of [site.url, site.url.replace("127.0.0.1", "localhost")]) {
-                yield* open(page, `${siteUrl}/prize`)
-                const answer = yield* press(page, "Claim your prize")
-                expect(answer.status(), siteUrl).toBe(403)
-                yield* expectPersonalPage(answer)
-                expect(yield* heading(page)).toBe("Decision refused")
-              }
-
-              // From this service's origin, but with a token of another invitation or none at all.
-              const tokens = [
-                "",
-                "x".repeat(43),
-                sessionFormToken(yield* sessionTokenIn(context), "invitation-decision", "inv_other")
-              ]
-              for (const formToken of tokens) {
-                const posted = yield* postDecision(context, {
-                  invitation: invited.invitationId,
-                  form_token: formToken,
-                  decision: "accept"
-                })
-                expect(posted.status, formToken).toBe(403)
-                expect(posted.text).toContain("does not belong to your session")
-              }
-              expect(yield* statusOf(invited.owner, invited.organizationId, invited.invitationId)).toBe(
-                "pending"
-              )
-              expect(yield* organizationIdsOf(invited.invitee)).not.toContain(invited.organizationId)
-            })
-          ),
-        60_000
-      )
-
-      it.effect(
-        "an invitation link that names no invitation says so, and a signed-out decision asks to sign in again",
-        () =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const { page, context } = yield* freshPage
-              for (const query of ["", "?invitation=", `?invitation=${"x".repeat(161)}`]) {
-                const answer = yield* open(page, `${origin}/accept-invitation${query}`)
-                expect(answer.status(), query).toBe(404)
-                yield* expectPersonalPage(answer)
-                expect(yield* heading(page)).toBe("Invitation not found")
-              }
-              // A well-formed id is looked up only for a signed-in person.
-              yield* open(page, `${origin}/accept-invitation?invitation=inv_unknown`)
-              expect(new URL(page.url()).pathname).toBe("/sign-in")
-              const person = yield* signUp("nobody")
-              yield* signInThrough(page, `${origin}/accept-invitation?invitation=inv_unknown`, person)
-              expect(yield* heading(page)).toBe("Invitation not found")
-
-              yield* Effect.promise(() => context.clearCookies())
-              const posted = yield* postDecision(context, {
-                invitation: "inv_unknown",
-                form_token: "x",
-                decision: "accept"
-              })
-              expect(posted.status).toBe(401)
-              expect(posted.text).toContain("Sign in again")
-              const other = yield* Effect.promise(() =>
-                fetch(`${origin}/accept-invitation?invitation=inv_unknown`, { method: "PUT" })
-              )
-              expect(other.status).toBe(405)
-              expect(other.headers.get("allow")).toBe("GET, HEAD, POST")
-            })
-          )
-      )
-
-      it.effect("a verification link without a usable token says so when opened, with what to do", () =>
+    it.effect(
+      "an invitation link that names no invitation says so, and a signed-out decision asks to sign in again",
+      () =>
         Effect.scoped(
           Effect.gen(function* () {
-            const browser = yield* launchBrowser
-            const { context } = yield* newContext(browser, { javaScriptEnabled: false })
-            const page = yield* Effect.promise(() => context.newPage())
-            for (const query of ["", "?token=", `?token=${"x".repeat(201)}`]) {
-              const answer = yield* open(page, `${origin}/verify-email${query}`)
-              expect(answer.status(), query).toBe(400)
+            const { page, context } = yield* freshPage
+            for (const query of ["", "?invitation=", `?invitation=${"x".repeat(161)}`]) {
+              const answer = yield* open(page, `${origin}/accept-invitation${query}`)
+              expect(answer.status(), query).toBe(404)
               yield* expectPersonalPage(answer)
-              expect(yield* heading(page)).toBe("This link no longer works")
-              expect(yield* mainText(page)).toContain("ask for the change again")
+              expect(yield* heading(page)).toBe("Invitation not found")
             }
-            // A token that was never issued is found out when pressed, and nothing is verified.
-            yield* open(page, `${origin}/verify-email?token=never-issued`)
-            const pressed = yield* press(page, "Verify my email address")
-            expect(pressed.status()).toBe(400)
-            expect(yield* heading(page)).toBe("This link no longer works")
+            // A well-formed id is looked up only for a signed-in person.
+            yield* open(page, `${origin}/accept-invitation?invitation=inv_unknown`)
+            expect(new URL(page.url()).pathname).toBe("/sign-in")
+            const person = yield* signUp("nobody")
+            yield* signInThrough(page, `${origin}/accept-invitation?invitation=inv_unknown`, person)
+            expect(yield* heading(page)).toBe("Invitation not found")
+
+            yield* Effect.promise(() => context.clearCookies())
+            const posted = yield* postDecision(context, {
+              invitation: "inv_unknown",
+              form_token: "x",
+              decision: "accept"
+            })
+            expect(posted.status).toBe(401)
+            expect(posted.text).toContain("Sign in again")
+            const other = yield* Effect.promise(() =>
+              fetch(`${origin}/accept-invitation?invitation=inv_unknown`, { method: "PUT" })
+            )
+            expect(other.status).toBe(405)
+            expect(other.headers.get("allow")).toBe("GET, HEAD, POST")
           })
         )
+    )
+
+    it.effect("a verification link without a usable token says so when opened, with what to do", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const browser = yield* launchBrowser
+          const { context } = yield* newContext(browser, { javaScriptEnabled: false })
+          const page = yield* Effect.promise(() => context.newPage())
+          for (const query of ["", "?token=", `?token=${"x".repeat(201)}`]) {
+            const answer = yield* open(page, `${origin}/verify-email${query}`)
+            expect(answer.status(), query).toBe(400)
+            yield* expectPersonalPage(answer)
+            expect(yield* heading(page)).toBe("This link no longer works")
+            expect(yield* mainText(page)).toContain("ask for the change again")
+          }
+          // A token that was never issued is found out when pressed, and nothing is verified.
+          yield* open(page, `${origin}/verify-email?token=never-issued`)
+          const pressed = yield* press(page, "Verify my email address")
+          expect(pressed.status()).toBe(400)
+          expect(yield* heading(page)).toBe("This link no longer works")
+        })
       )
-    })
-  }
-)
+    )
+  })
+})

@@ -1,12 +1,13 @@
 // A person whose verification link went astray gets a new one, in headless Chromium with JavaScript
 // off: the page sends them to sign in and back, its button sends the link, and the link (read from
 // the outbox's log line, as a person running the service locally reads it) verifies the address.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { freshDataDir } from "../foundation/support/Backends.js"
 import { foundationServer, logLines } from "../foundation/support/FoundationClient.js"
 import { browserUnavailable, launchBrowser, newContext } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
+import { describeNeeding } from "../support/Needs.js"
 
 const port = await freePort()
 const origin = `http://127.0.0.1:${port}`
@@ -27,7 +28,7 @@ const linksTo = (email: string, count: number) =>
     return links()
   })
 
-describe.skipIf(browserUnavailable !== undefined)("a new verification link in a browser", () => {
+describeNeeding(browserUnavailable)("a new verification link in a browser", () => {
   layer(foundationServer(embedded, { PORT: String(port), PUBLIC_ORIGIN: origin }), {
     timeout: 120_000,
     excludeTestServices: true

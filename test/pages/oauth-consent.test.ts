@@ -6,7 +6,7 @@
 // The server listens on a port chosen first, so that its PUBLIC_ORIGIN is the address the browser uses.
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as oauth from "oauth4webapi"
 import { escapeHtml } from "../../src/http/pages/Html.js"
@@ -14,6 +14,7 @@ import { freshDataDir } from "../foundation/support/Backends.js"
 import { foundationServer } from "../foundation/support/FoundationClient.js"
 import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
+import { describeNeeding } from "../support/Needs.js"
 
 const port = await freePort()
 const origin = `http://127.0.0.1:${port}`
@@ -74,7 +75,7 @@ const api = (path: string, body: unknown, cookie?: string) =>
 
 const embedded = Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir }))
 
-describe.skipIf(browserUnavailable !== undefined)("consent in a browser", () => {
+describeNeeding(browserUnavailable)("consent in a browser", () => {
   layer(foundationServer(embedded, { PORT: String(port), PUBLIC_ORIGIN: origin }), {
     timeout: 120_000,
     excludeTestServices: true

@@ -1,11 +1,12 @@
 // The interactive API references at /docs and /api/v1/docs, opened in a real browser: they render
 // from what the service sends, with no request to a CDN or any other host.
-import { describe, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
+import { describeNeeding } from "../support/Needs.js"
 import { tempDir } from "../support/TempDir.js"
 import { testServer } from "../support/TestServer.js"
 
@@ -15,7 +16,7 @@ const bothApis = Layer.unwrapEffect(
   )
 ).pipe(Layer.orDie)
 
-describe.skipIf(browserUnavailable !== undefined)("the API reference pages in a browser", () => {
+describeNeeding(browserUnavailable)("the API reference pages in a browser", () => {
   it.layer(bothApis)((it) => {
     for (const [path, title] of [
       ["/docs", "Podcast"],

@@ -1,12 +1,13 @@
 // Signing out as a person does it, in headless Chromium with JavaScript off: sign in on the sign-in
 // page, which returns to the sign-out page; press its one button; the page says so, the browser has
 // no session cookie left, and the session it held is refused by the API at once.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { freshDataDir } from "../foundation/support/Backends.js"
 import { COOKIE, foundationServer } from "../foundation/support/FoundationClient.js"
 import { browserUnavailable, launchBrowser, newContext } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
+import { describeNeeding } from "../support/Needs.js"
 
 const port = await freePort()
 const origin = `http://127.0.0.1:${port}`
@@ -23,7 +24,7 @@ const contextStatus = (session: string) =>
     return response.status
   })
 
-describe.skipIf(browserUnavailable !== undefined)("signing out in a browser", () => {
+describeNeeding(browserUnavailable)("signing out in a browser", () => {
   layer(foundationServer(embedded, { PORT: String(port), PUBLIC_ORIGIN: origin }), {
     timeout: 120_000,
     excludeTestServices: true

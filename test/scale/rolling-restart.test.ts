@@ -2,8 +2,9 @@
 // requests (reads, a batch, sign-ins), each instance in turn is stopped with SIGTERM and started
 // again on its port, and not one request fails. Readiness and the drain (ConnectionDrain.ts) make
 // the instance leave quietly; nginx retries a refused connection on the other instance.
-import { describe, expect, it } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { clusterMissing, serviceCluster } from "../support/ServiceCluster.js"
 
 if (clusterMissing !== undefined) console.log(`Rolling-restart test skipped: ${clusterMissing}`)
@@ -72,7 +73,7 @@ const startLoad = (base: string, session: string, email: string, clients: number
   }
 }
 
-describe.skipIf(clusterMissing !== undefined)("a rolling restart through nginx", () => {
+describeNeeding(clusterMissing)("a rolling restart through nginx", () => {
   it.live(
     "under load, each instance stopped with SIGTERM and started again: not one request fails",
     () =>

@@ -4,11 +4,12 @@
 // PATCHes with one version across both, exactly one wins; the outbox delivers each message once;
 // catalog answers, ETags and cursors are identical from either instance, so a cache in front can
 // revalidate against any of them.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { withClient } from "../foundation/support/Backends.js"
+import { describeNeeding } from "../support/Needs.js"
 import { clusterMissing, type ServiceCluster, serviceCluster } from "../support/ServiceCluster.js"
 
 if (clusterMissing !== undefined) console.log(`Scale-out tests skipped: ${clusterMissing}`)
@@ -77,7 +78,7 @@ const outputs = Effect.map(Cluster, (cluster) =>
   cluster.instances.map((instance) => instance.current().output())
 )
 
-describe.skipIf(clusterMissing !== undefined)("two instances behind nginx", () => {
+describeNeeding(clusterMissing)("two instances behind nginx", () => {
   layer(
     Layer.scoped(
       Cluster,

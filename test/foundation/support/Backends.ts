@@ -10,15 +10,16 @@ import * as Pg from "pg"
 export const postgresUrl = process.env.TEST_DATABASE_URL
 export const hasPostgres = postgresUrl !== undefined && postgresUrl !== ""
 
-/** Why the PostgreSQL groups skip, or undefined when they run (printed by test/support/SkipReport.ts). */
+/** Why the PostgreSQL groups skip, or undefined when they run (test/support/OwnPostgres.ts says why). */
 export const postgresUnavailable: string | undefined = hasPostgres
   ? undefined
-  : "PostgreSQL: TEST_DATABASE_URL is not set (a server where the tests may create databases; bash .ci/run starts one)"
+  : (process.env.TEST_POSTGRES_MISSING ??
+    "PostgreSQL: TEST_DATABASE_URL is not set (a server where the tests may create databases)")
 
-/** Why the group that stops and restarts a PostgreSQL of its own skips, or undefined when it runs. */
+/** Why the groups that stop and restart a PostgreSQL of their own skip, or undefined when they run. */
 export const pgCtlUnavailable: string | undefined =
   process.env.TEST_PG_CTL === undefined || process.env.TEST_PG_CTL === ""
-    ? "a PostgreSQL of the test's own: TEST_PG_CTL is not set (the pg_ctl to start, stop and restart it with; bash .ci/run sets it)"
+    ? "a PostgreSQL of the test's own: TEST_PG_CTL is not set (the pg_ctl to start, stop and restart it with; set when the run starts its own PostgreSQL)"
     : undefined
 
 /** A connection URL to the same server as TEST_DATABASE_URL, naming another database. */
@@ -63,15 +64,23 @@ export const freshDataDir = Effect.acquireRelease(
 export interface Backend {
   readonly name: string
   readonly skip: boolean
+  /** Why this backend's groups skip here, or undefined when they run (for describeNeeding). */
+  readonly missing: string | undefined
   /** Environment variables selecting a fresh database of this kind, valid for the scope. */
   readonly database: Effect.Effect<Record<string, string>, never, import("effect/Scope").Scope>
 }
 
 export const backends: ReadonlyArray<Backend> = [
-  { name: "PGlite", skip: false, database: Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })) },
+  {
+    name: "PGlite",
+    skip: false,
+    missing: undefined,
+    database: Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir }))
+  },
   {
     name: "PostgreSQL",
     skip: !hasPostgres,
+    missing: postgresUnavailable,
     database: Effect.map(freshPostgresDatabase, ({ url }) => ({ DATABASE_URL: url }))
   }
 ]

@@ -20,6 +20,17 @@ export const openApiResponse = <Id extends string, Groups extends HttpApiGroup.H
 ): PreparedResponse => prepareJson(JSON.stringify(OpenApi.fromApi(api)), openApiCacheControl)
 
 /**
+ * Scalar's settings beyond the ones @effect/platform types (Scalar 1.39 reads them from the same
+ * configuration): its toolbar, shown by default when the page is opened on localhost, offers the
+ * paid "Generate SDKs" and uploads the document to Scalar's registry to share it; telemetry would
+ * report the API client's use to Scalar. None of that belongs on a self-hosted reference.
+ */
+const scalarConfig: HttpApiScalar.ScalarConfig & {
+  readonly showToolbar: "never"
+  readonly telemetry: false
+} = { hideModels: false, withDefaultFonts: false, showToolbar: "never", telemetry: false }
+
+/**
  * The platform renders the Scalar page as a route of a router; it is rendered once here, on a
  * private router, and kept as bytes. The page is 3.3 MB of mostly JavaScript: compressed, about 1 MB.
  */
@@ -34,7 +45,7 @@ export const apiReferenceResponse = (
         HttpApiScalar.layerHttpLayerRouter({
           api,
           path: "/reference",
-          scalar: { hideModels: false, withDefaultFonts: false }
+          scalar: scalarConfig
         }).pipe(Layer.provide(Layer.succeed(HttpLayerRouter.HttpRouter, router))),
         yield* Effect.scope
       )

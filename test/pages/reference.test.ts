@@ -1,5 +1,6 @@
 // The interactive API references at /docs and /api/v1/docs, opened in a real browser: they render
-// from what the service sends, with no request to a CDN or any other host.
+// from what the service sends, with no request to a CDN or any other host, and without Scalar's
+// toolbar (shown by default on localhost: the paid "Generate SDKs" and sharing by upload to Scalar).
 import { expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -35,6 +36,11 @@ describeNeeding(browserUnavailable)("the API reference pages in a browser", () =
             yield* Effect.promise(() => page.getByText(title).first().waitFor({ timeout: 15_000 }))
             yield* Effect.promise(() => page.waitForLoadState("networkidle"))
             expect(offLoopback(requests)).toEqual([])
+            const shown = (text: string) =>
+              Effect.promise(() => page.getByText(text, { exact: true }).count())
+            expect(yield* shown("Generate SDKs")).toBe(0)
+            expect(yield* shown("Share")).toBe(0)
+            expect(yield* Effect.promise(() => page.getByLabel("Developer Tools").count())).toBe(0)
           })
         )
       )

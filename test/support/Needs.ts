@@ -37,6 +37,10 @@ export const whenMet =
   <A>(missing: ReadonlyArray<string | undefined>, body: (context: TestContext) => A) =>
   (context: TestContext): A => {
     const reason = firstMissing(missing)
-    if (reason !== undefined) context.skip(reason)
+    if (reason !== undefined) {
+      // Also on the test's meta: @effect/vitest runs the body inside an Effect, which loses the note.
+      context.task.meta.skipReason = reason
+      context.skip(reason)
+    }
     return body(context)
   }

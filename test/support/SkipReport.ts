@@ -9,7 +9,7 @@ const isSkipped = (child: TestSuite | TestCase): boolean => {
   if (child.options.mode === "skip") return true
   if (child.type === "suite") return false
   const result = child.result()
-  return result.state === "skipped" && result.note !== undefined
+  return result.state === "skipped" && (result.note ?? child.meta().skipReason) !== undefined
 }
 
 /** The outermost skipped entries of a module or suite: a skipped suite counts once, with its tests. */

@@ -9,7 +9,10 @@ import { AccountsHttp } from "./Accounts/Http.js"
 import { Sessions } from "./Accounts/Sessions.js"
 import { SignInRoutes } from "./Accounts/SignInRoutes.js"
 import { SignOutRoutes } from "./Accounts/SignOutRoutes.js"
+import { SignUpRoutes } from "./Accounts/SignUpRoutes.js"
 import { UserRepo } from "./Accounts/UserRepo.js"
+import { AccountRoutes } from "./Console/AccountRoutes.js"
+import { OrganizationsRoutes } from "./Console/OrganizationsRoutes.js"
 import { DatabaseReadiness, layerDatabase } from "./Database/Database.js"
 import { Transactions } from "./Database/DatabaseEdge.js"
 import { PageCursors } from "./Database/KeysetPage.js"
@@ -46,6 +49,7 @@ import { MailTransport } from "./Outbox/MailTransport.js"
 import { Outbox, OutboxWorker } from "./Outbox/Outbox.js"
 import { InvitationRoutes } from "./Pages/InvitationRoutes.js"
 import { NewVerificationRoutes } from "./Pages/NewVerificationRoutes.js"
+import { PageViewers } from "./Pages/PageViewers.js"
 import { VerifyEmailRoutes } from "./Pages/VerifyEmailRoutes.js"
 import { ReadFastPath } from "./ReadFastPath.js"
 import { ReferenceHttp } from "./Reference/Http.js"
@@ -54,6 +58,7 @@ import { Passwords } from "./Security/Passwords.js"
 import { RateLimiter } from "./Security/RateLimiter.js"
 import { ApiTokens } from "./Tokens/ApiTokens.js"
 import { TokensHttp } from "./Tokens/Http.js"
+import { OrganizationTokens } from "./Tokens/OrganizationTokens.js"
 
 export class FoundationApp extends Context.Tag("FoundationApp")<FoundationApp, ApiApp>() {}
 
@@ -67,7 +72,9 @@ export const FoundationServices = Layer.mergeAll(
   Members.Default,
   Invitations.Default,
   Connections.Default,
-  Notes.Default
+  Notes.Default,
+  OrganizationTokens.Default,
+  PageViewers.Default
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
@@ -139,6 +146,10 @@ export const FoundationRoutes = Layer.mergeAll(
   OAuthRoutes,
   SignInRoutes,
   SignOutRoutes,
+  // The console: sign-up and the pages where a person manages their account and organizations (§9).
+  SignUpRoutes,
+  AccountRoutes,
+  OrganizationsRoutes,
   // The pages behind the links the service mails (extensions §1, §4, §6).
   VerifyEmailRoutes,
   NewVerificationRoutes,

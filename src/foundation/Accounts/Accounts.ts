@@ -11,11 +11,12 @@ import {
   InvalidCredentials,
   InvalidVerificationLink,
   RateLimited,
+  SessionNotFound,
   Unauthenticated,
   WeakPassword,
   WrongCurrentPassword
 } from "../Domain/Errors.js"
-import { UserId } from "../Domain/Ids.js"
+import { type SessionId, UserId } from "../Domain/Ids.js"
 import type { Theme, UserProfile } from "../Domain/User.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { Outbox } from "../Outbox/Outbox.js"
@@ -91,8 +92,17 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       return reason === undefined ? Effect.void : Effect.fail(new WeakPassword({ field, reason }))
     }
 
-    /** Writes a verification token and its message; call inside the transaction of the cause. */
-    const sendVerification = (userId: UserId, email: string, purpose: VerificationPurpose) =>
+    /**
+     * Writes a verification token and its message; call inside the transaction of the cause. A page
+     * flow's `returnTo` (a path of this service, already checked) rides in the link, so that the page
+     * the link opens can send the person on to where they were going (extensions §9).
+     */
+    const sendVerification = (
+      userId: UserId,
+      email: string,
+      purpose: VerificationPurpose,
+      returnTo?: string
+    ) =>
       Effect.gen(function* () {
         const token = randomSecret(32)
         yield* users.insertVerification({
@@ -103,7 +113,12 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
           tokenHash: hashSecret(token),
           ttlSeconds: emailTokenSeconds
         })
-        yield* outbox.enqueue({ kind: purpose, recipient: email, link: outbox.link("/verify-email", token) })
+        const link = outbox.link("/verify-email", token)
+        yield* outbox.enqueue({
+          kind: purpose,
+          recipient: email,
+          link: returnTo === undefined ? link : `${link}&return_to=${encodeURIComponent(returnTo)}`
+        })
       })
 
     const profile = traced("Accounts.profile", (userId: UserId) =>
@@ -127,7 +142,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
 
     const signUp = traced(
       "Accounts.signUp",
-      (input: { email: string; password: string; name: string }, client: ClientInfo) =>
+      (input: { email: string; password: string; name: string }, client: ClientInfo, returnTo?: string) =>
         Effect.gen(function* () {
           yield* limitAttempts(client, input.email)
           yield* refuseWeakPassword("password", input.password, input.email)
@@ -138,7 +153,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
             Effect.gen(function* () {
               yield* users.insert({ id: userId, email: input.email, name: input.name })
               yield* users.setPassword(userId, passwordHash)
-              yield* sendVerification(userId, input.email, "verify-email")
+              yield* sendVerification(userId, input.email, "verify-email", returnTo)
               return yield* sessions.create(userId, client.userAgent)
             })
           )
@@ -218,15 +233,33 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
      * service cannot be made to flood an inbox. Earlier links stay valid until they expire. Says which
      * address the link went to, or that the address is verified already (nothing is sent).
      */
-    const sendNewVerification = traced("Accounts.sendNewVerification", (principal: SessionPrincipal) =>
-      Effect.gen(function* () {
-        const user = yield* profile(principal.userId)
-        if (user.emailVerified) return { sent: false, email: user.email } as const
-        yield* limiter.consume(`verification-link:${principal.userId}`, NEW_LINKS_PER_HOUR, 3600)
-        yield* transactions.run(sendVerification(principal.userId, user.email, "verify-email"))
-        yield* outbox.wake
-        return { sent: true, email: user.email } as const
-      })
+    const sendNewVerification = traced(
+      "Accounts.sendNewVerification",
+      (principal: SessionPrincipal, returnTo?: string) =>
+        Effect.gen(function* () {
+          const user = yield* profile(principal.userId)
+          if (user.emailVerified) return { sent: false, email: user.email } as const
+          yield* limiter.consume(`verification-link:${principal.userId}`, NEW_LINKS_PER_HOUR, 3600)
+          yield* transactions.run(sendVerification(principal.userId, user.email, "verify-email", returnTo))
+          yield* outbox.wake
+          return { sent: true, email: user.email } as const
+        })
+    )
+
+    /** The person's live sessions, newest first, the one making the request marked `current`. */
+    const sessionList = traced("Accounts.sessions", (principal: SessionPrincipal) =>
+      Effect.map(sessions.list(principal.userId), (listed) =>
+        listed.map((item) => ({ ...item, current: item.id === principal.sessionId }))
+      )
+    )
+
+    /** Ends one of the person's live sessions (404 for any other). */
+    const revokeSession = traced(
+      "Accounts.revokeSession",
+      (principal: SessionPrincipal, sessionId: SessionId) =>
+        Effect.flatMap(sessions.revoke(principal.userId, sessionId), (revoked) =>
+          revoked ? Effect.void : Effect.fail(new SessionNotFound())
+        )
     )
 
     /** Changes the password and revokes every other session of the user. */
@@ -272,7 +305,9 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       requestEmailChange,
       changePassword,
       profile,
-      updateProfile
+      updateProfile,
+      sessions: sessionList,
+      revokeSession
     }
   })
 }) {}

@@ -20,7 +20,7 @@ import {
 } from "../Domain/Errors.js"
 import { SessionId } from "../Domain/Ids.js"
 import { Text } from "../Domain/Text.js"
-import { Password, PersonName, Theme, UserProfile } from "../Domain/User.js"
+import { Password, PersonName, preferredNameBounds, Theme, UserProfile } from "../Domain/User.js"
 import { SessionAuth } from "../Security/Authentication.js"
 
 export const SignUpRequest = Schema.Struct({ email: Email, password: Password, name: PersonName })
@@ -58,8 +58,14 @@ export const ChangePasswordRequest = Schema.Struct({
 
 export const UpdateProfileRequest = Schema.Struct({
   name: PersonName,
-  preferredName: Text.pipe(Schema.minLength(1), Schema.maxLength(80)).pipe(
-    documented("Preferred name", `What the service calls the person: ${characters(1, 80)}.`)
+  preferredName: Text.pipe(
+    Schema.minLength(preferredNameBounds.minimum),
+    Schema.maxLength(preferredNameBounds.maximum)
+  ).pipe(
+    documented(
+      "Preferred name",
+      `What the service calls the person: ${characters(preferredNameBounds.minimum, preferredNameBounds.maximum)}.`
+    )
   ),
   theme: Theme
 })

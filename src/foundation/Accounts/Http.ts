@@ -6,7 +6,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ClientAddress } from "../../http/ClientAddress.js"
 import { Success } from "../Domain/Common.js"
-import { SessionNotFound } from "../Domain/Errors.js"
 import { FoundationApi } from "../FoundationApi.js"
 import { clientInfo, rejectForeignOrigin } from "../Security/ClientInfo.js"
 import { CurrentSession } from "../Security/Principal.js"
@@ -57,26 +56,17 @@ export const AuthHttp = HttpApiBuilder.group(FoundationApi, "auth", (handlers) =
 export const SecurityHttp = HttpApiBuilder.group(FoundationApi, "security", (handlers) =>
   Effect.gen(function* () {
     const accounts = yield* Accounts
-    const sessions = yield* Sessions
     return handlers
       .handle("sessions", () =>
-        Effect.gen(function* () {
-          const session = yield* CurrentSession
-          const listed = yield* sessions.list(session.userId)
-          return {
-            items: listed.map((item) => ({ ...item, current: item.id === session.sessionId })),
-            nextCursor: null
-          }
-        })
+        Effect.map(Effect.flatMap(CurrentSession, accounts.sessions), (items) => ({
+          items,
+          nextCursor: null
+        }))
       )
       .handle("revokeSession", ({ path }) =>
-        Effect.gen(function* () {
-          const session = yield* CurrentSession
-          if (!(yield* sessions.revoke(session.userId, path.sessionId))) {
-            return yield* new SessionNotFound()
-          }
-          return Success.value
-        })
+        Effect.flatMap(CurrentSession, (session) => accounts.revokeSession(session, path.sessionId)).pipe(
+          Effect.as(Success.value)
+        )
       )
       .handle("changePassword", ({ payload }) =>
         Effect.gen(function* () {

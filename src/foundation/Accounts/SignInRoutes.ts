@@ -15,10 +15,14 @@ import { pageHeaders } from "../../http/pages/Page.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
+import { CONSOLE_HOME } from "../Pages/ConsolePaths.js"
 import { formParameters, singleValued, type UnreadableForm } from "../Pages/FormBody.js"
-import { messagePage } from "../Pages/MessagePage.js"
+import { messagePage, unavailablePage } from "../Pages/MessagePage.js"
 import { pageFormRule } from "../Pages/PageForm.js"
+import { pageRoute } from "../Pages/PageRoute.js"
+import { useThisAddress } from "../Pages/PublicAddress.js"
 import { safeReturnTo } from "../Pages/ReturnTo.js"
+import { waitWords } from "../Pages/WaitWords.js"
 import { Authenticator } from "../Security/AuthenticationLive.js"
 import { clientInfo } from "../Security/ClientInfo.js"
 import { sessionCookie } from "../Security/SessionCookie.js"
@@ -40,19 +44,12 @@ export const seeOther = (location: string, headers: Readonly<Record<string, stri
     headers: { ...pageHeaders({ personal: true }), ...headers, location }
   })
 
-const unavailable = messagePage({
-  status: 503,
-  title: "Try again in a moment",
-  body: html`<p>The service is temporarily unavailable. Reload this page in a few seconds.</p>`,
-  headers: { "retry-after": "5" }
-})
-
 /** The page of a person over a rate limit. */
 export const tooManyRequests = (retryAfterSeconds: number) =>
   messagePage({
     status: 429,
     title: "Too many requests",
-    body: html`<p>Wait ${retryAfterSeconds} seconds, then reload this page.</p>`,
+    body: html`<p>Wait ${waitWords(retryAfterSeconds)}, then reload this page.</p>`,
     headers: { "retry-after": String(retryAfterSeconds) }
   })
 
@@ -71,7 +68,10 @@ export const SignInRoutes = HttpLayerRouter.use((router) =>
     const show = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const query = new URL(request.url, publicOrigin).searchParams
-      const returnTo = safeReturnTo(query.get("return_to") ?? undefined, publicOrigin)
+      // Nothing to come back to: the person's organizations, the console's home.
+      const returnTo = query.has("return_to")
+        ? safeReturnTo(query.get("return_to") ?? undefined, publicOrigin)
+        : CONSOLE_HOME
       const session = yield* authenticator.pageSession(request)
       return Option.isSome(session) ? seeOther(returnTo) : signInPage({ returnTo })
     })
@@ -84,7 +84,7 @@ export const SignInRoutes = HttpLayerRouter.use((router) =>
         return messagePage({
           status: 403,
           title: "Sign-in refused",
-          body: html`<p>This sign-in form was sent from another site. Sign in on <a href="${path}">this service's own page</a>.</p>`
+          body: html`<p>This sign-in form was sent from another site or address, so you were not signed in. ${useThisAddress(publicOrigin, path)}</p>`
         })
       }
       const params = singleValued(yield* formParameters)
@@ -138,34 +138,26 @@ export const SignInRoutes = HttpLayerRouter.use((router) =>
       return seeOther(returnTo, { "set-cookie": sessionCookie(signedIn.right.sessionToken, sessions.ttl) })
     })
 
-    const route = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const answer: Effect.Effect<
+    const answer = (
+      handler: Effect.Effect<
         HttpServerResponse.HttpServerResponse,
         UnreadableForm | RateLimited | DatabaseUnavailable,
         HttpServerRequest.HttpServerRequest
-      > =
-        request.method === "GET" || request.method === "HEAD"
-          ? show
-          : request.method === "POST"
-            ? submit
-            : Effect.succeed(
-                messagePage({
-                  status: 405,
-                  title: "Not here",
-                  body: html`<p>This page takes GET and POST.</p>`,
-                  headers: { allow: "GET, HEAD, POST" }
-                })
-              )
-      return answer.pipe(
+      >
+    ) =>
+      handler.pipe(
         Effect.catchTags({
           UnreadableForm: (error) =>
             Effect.succeed(signInPage({ returnTo: "/", status: 400, problem: error.description })),
           RateLimited: (error) => Effect.succeed(tooManyRequests(error.retryAfterSeconds)),
-          DatabaseUnavailable: () => Effect.succeed(unavailable)
+          DatabaseUnavailable: (error) => Effect.succeed(unavailablePage(error.retryAfterSeconds))
         })
       )
-    })
 
-    yield* router.add("*", path, tracedOnlyWithTheRequest(route))
+    yield* router.add(
+      "*",
+      path,
+      tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: answer(show), POST: answer(submit) }))
+    )
   })
 )

@@ -87,7 +87,7 @@ export const SignOutRoutes = HttpLayerRouter.use((router) =>
     yield* router.add(
       "*",
       SIGN_OUT_PATH,
-      tracedOnlyWithTheRequest(pageRoute({ GET: answer(show), POST: answer(submit) }))
+      tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: answer(show), POST: answer(submit) }))
     )
   })
 )

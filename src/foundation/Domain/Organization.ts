@@ -6,16 +6,25 @@ import { Role } from "./Common.js"
 import { OrganizationId } from "./Ids.js"
 import { Text } from "./Text.js"
 
+/** The longest an organization's fields may be (base contract §8, extensions §2), for schemas and pages. */
+export const organizationBounds = {
+  name: 120,
+  slug: 60,
+  companyName: 160,
+  phone: 40,
+  address: 500
+} as const
+
 /** 1 to 60 characters of lowercase letters, digits and dashes (extensions §2). */
 export const Slug = Text.pipe(
   Schema.minLength(1),
-  Schema.maxLength(60),
+  Schema.maxLength(organizationBounds.slug),
   Schema.pattern(/^[a-z0-9-]+$/, { message: () => "must use only lowercase letters, digits and -" }),
   Schema.brand("Slug")
 ).pipe(
   documented(
     "Slug",
-    `The organization's short name in URLs: ${characters(1, 60)}, lowercase letters, digits and -.`
+    `The organization's short name in URLs: ${characters(1, organizationBounds.slug)}, lowercase letters, digits and -.`
   )
 )
 export type Slug = typeof Slug.Type
@@ -44,9 +53,10 @@ export class OrganizationWithRole extends Schema.Class<OrganizationWithRole>("Or
   role: Role
 }) {}
 
-export const OrganizationName = Text.pipe(Schema.minLength(1), Schema.maxLength(120)).pipe(
-  documented("Organization name", `The organization's name: ${characters(1, 120)}.`)
-)
+export const OrganizationName = Text.pipe(
+  Schema.minLength(1),
+  Schema.maxLength(organizationBounds.name)
+).pipe(documented("Organization name", `The organization's name: ${characters(1, organizationBounds.name)}.`))
 
 /**
  * A website is shown to people as a link, so it must be a web page: `http` or `https` with a host.

@@ -18,12 +18,30 @@ export class UserProfile extends Schema.Class<UserProfile>("UserProfile")({
   onboardingCompleted: Schema.Boolean
 }) {}
 
+/** The bounds of a person's display name (also said in words on the pages). */
+export const personNameBounds = { minimum: 1, maximum: 120 } as const
+
 /** A person's display name: 1 to 120 characters. */
-export const PersonName = Text.pipe(Schema.minLength(1), Schema.maxLength(120)).pipe(
-  documented("Name", `The person's display name: ${characters(1, 120)}.`)
+export const PersonName = Text.pipe(
+  Schema.minLength(personNameBounds.minimum),
+  Schema.maxLength(personNameBounds.maximum)
+).pipe(
+  documented(
+    "Name",
+    `The person's display name: ${characters(personNameBounds.minimum, personNameBounds.maximum)}.`
+  )
 )
 
+/** The bounds of a new password (also said in words on the pages). */
+export const passwordBounds = { minimum: 8, maximum: 128 } as const
+
 /** A new password: 8 to 128 characters. */
-export const Password = Text.pipe(Schema.minLength(8), Schema.maxLength(128)).pipe(
-  documented("Password", `A new password: ${characters(8, 128)}.`)
+export const Password = Text.pipe(
+  Schema.minLength(passwordBounds.minimum),
+  Schema.maxLength(passwordBounds.maximum)
+).pipe(
+  documented("Password", `A new password: ${characters(passwordBounds.minimum, passwordBounds.maximum)}.`)
 )
+
+/** The bounds of a preferred name. */
+export const preferredNameBounds = { minimum: 1, maximum: 80 } as const

@@ -8,6 +8,7 @@ import { hidden, notice } from "../../http/pages/Forms.js"
 import { displayName, type Html, html, neutralText } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
 import { type Role, scopeDescriptions } from "../Domain/Common.js"
+import { ORGANIZATIONS_PATH, withReturnTo } from "../Pages/ConsolePaths.js"
 import type { AuthorizationRequest } from "./AuthorizationRequests.js"
 import { formTargetOf } from "./RedirectUris.js"
 
@@ -61,7 +62,10 @@ ${hidden("consent_token", view.formToken)}
 <legend>Which organization may it act on?</legend>
 ${
   view.organizations.length === 0
-    ? html`<p>You are not a member of any organization.</p>`
+    ? html`<p>You are not a member of any organization yet. <a href="${withReturnTo(
+        ORGANIZATIONS_PATH,
+        `/oauth/authorize?${new URLSearchParams(request.parameters.map(([name, value]): [string, string] => [name, value])).toString()}`
+      )}">Create an organization</a>, and you come back here to choose it.</p>`
     : view.organizations.map(
         (organization) =>
           html`<label class="choice"><input type="radio" name="organization" value="${organization.id}" required${

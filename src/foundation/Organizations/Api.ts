@@ -24,6 +24,7 @@ import {
   Organization,
   OrganizationName,
   OrganizationWithRole,
+  organizationBounds,
   Slug,
   Website
 } from "../Domain/Organization.js"
@@ -55,10 +56,10 @@ export const UpdateOrganizationRequest = Schema.Struct({
     )
   ),
   name: OrganizationName,
-  companyName: Schema.optional(CompanyDetail("Company name", 160)),
+  companyName: Schema.optional(CompanyDetail("Company name", organizationBounds.companyName)),
   website: Schema.optional(Website),
-  phone: Schema.optional(CompanyDetail("Phone", 40)),
-  address: Schema.optional(CompanyDetail("Address", 500))
+  phone: Schema.optional(CompanyDetail("Phone", organizationBounds.phone)),
+  address: Schema.optional(CompanyDetail("Address", organizationBounds.address))
 })
 export type UpdateOrganizationRequest = typeof UpdateOrganizationRequest.Type
 

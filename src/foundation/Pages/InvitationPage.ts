@@ -3,6 +3,7 @@
 // pending, and the explanations for everyone who cannot answer it (another person, an address not
 // yet verified, an invitation no longer pending). The form carries a token bound to the session.
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { timeOf } from "../../http/pages/Dates.js"
 import { hidden, notice } from "../../http/pages/Forms.js"
 import { displayName, type Html, html, neutralText } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
@@ -24,9 +25,7 @@ const roleWords: Record<Role, string> = {
   member: "member"
 }
 
-/** A fixed, unambiguous form of the expiry (the page cannot know the reader's time zone without script). */
-const when = (date: Date): Html =>
-  html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`
+const when = timeOf
 
 /** What the invitation's state means for the person, and what they can do. */
 const standingNotice = (view: ForInvitee): Html => {

@@ -157,7 +157,9 @@ export const InvitationRoutes = HttpLayerRouter.use((router) =>
     yield* router.add(
       "*",
       INVITATION_PAGE_PATH,
-      tracedOnlyWithTheRequest(pageRoute({ GET: pageFailures(show), POST: pageFailures(decide) }))
+      tracedOnlyWithTheRequest(
+        pageRoute(publicOrigin, { GET: pageFailures(show), POST: pageFailures(decide) })
+      )
     )
   })
 )

@@ -4,7 +4,7 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { ErrorAnswer } from "../../http/ErrorAnswer.js"
 import { type Html, html, toDocument } from "../../http/pages/Html.js"
-import { pageHeaders, renderPage } from "../../http/pages/Page.js"
+import { type PageOptions, pageHeaders, renderPage } from "../../http/pages/Page.js"
 
 export interface Message {
   readonly status: number
@@ -13,6 +13,8 @@ export interface Message {
   readonly body: Html
   /** Headers besides the page's own (e.g. `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>
+  /** The signed-in person's frame (PageViewers.ts `viewerFrame`), when the page knows them. */
+  readonly frame?: Pick<PageOptions, "theme" | "nav">
 }
 
 const page = (message: Message) =>
@@ -20,7 +22,8 @@ const page = (message: Message) =>
     renderPage({
       title: message.title,
       body: html`<h1>${message.title}</h1>
-${message.body}`
+${message.body}`,
+      ...message.frame
     })
   )
 

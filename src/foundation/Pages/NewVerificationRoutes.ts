@@ -15,20 +15,22 @@ import { Accounts } from "../Accounts/Accounts.js"
 import { seeOther, tooManyRequests } from "../Accounts/SignInRoutes.js"
 import type { DatabaseUnavailable, RateLimited, Unauthenticated } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
-import { Authenticator } from "../Security/AuthenticationLive.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
+import { carriedReturnTo, withReturnTo } from "./ConsolePaths.js"
 import type { UnreadableForm } from "./FormBody.js"
 import { sessionFormToken } from "./FormToken.js"
 import { messagePage, unavailablePage } from "./MessagePage.js"
 import { pageFormRule, sessionFormPost, unreadableFormPage } from "./PageForm.js"
 import { pageRoute } from "./PageRoute.js"
-import { signInPath } from "./ReturnTo.js"
+import { PageViewers, viewerFrame } from "./PageViewers.js"
+import { safeReturnTo, signInPath } from "./ReturnTo.js"
 import {
   alreadyVerifiedPage,
   NEW_VERIFICATION_PATH,
   newLinkSentPage,
   newVerificationPage
 } from "./VerifyEmailPage.js"
+import { waitWords } from "./WaitWords.js"
 
 /** A token and nothing else. */
 const MAX_FORM_BYTES = 1024
@@ -50,24 +52,34 @@ type PageFailure = UnreadableForm | RateLimited | DatabaseUnavailable | Unauthen
 export const NewVerificationRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const accounts = yield* Accounts
-    const authenticator = yield* Authenticator
+    const viewers = yield* PageViewers
     const { publicOrigin } = yield* FoundationConfig
+
+    const returnToOf = (request: HttpServerRequest.HttpServerRequest) =>
+      carriedReturnTo(
+        safeReturnTo(
+          new URL(request.url, publicOrigin).searchParams.get("return_to") ?? undefined,
+          publicOrigin
+        )
+      )
 
     ;(yield* BodyRules).add([pageFormRule(NEW_VERIFICATION_PATH, MAX_FORM_BYTES, back)])
 
     const show = Effect.gen(function* () {
-      const session = yield* authenticator.pageSession(yield* HttpServerRequest.HttpServerRequest)
-      if (Option.isNone(session)) return seeOther(signInPath(NEW_VERIFICATION_PATH))
-      const user = yield* accounts.profile(session.value.principal.userId)
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const returnTo = returnToOf(request)
+      const viewer = yield* viewers.of(request)
+      if (Option.isNone(viewer)) return seeOther(signInPath(withReturnTo(NEW_VERIFICATION_PATH, returnTo)))
+      const user = viewer.value.user
       return user.emailVerified
-        ? alreadyVerifiedPage(user.email)
-        : newVerificationPage({ email: user.email, formToken: formTokenOf(session.value) })
+        ? alreadyVerifiedPage(user.email, viewerFrame(viewer.value))
+        : newVerificationPage({ viewer: viewer.value, formToken: formTokenOf(viewer.value), returnTo })
     })
 
     const send = Effect.gen(function* () {
       const post = yield* sessionFormPost({
         publicOrigin,
-        pageSession: authenticator.pageSession,
+        pageSession: viewers.of,
         tokenOf: formTokenOf,
         refused,
         back
@@ -80,8 +92,28 @@ export const NewVerificationRoutes = HttpLayerRouter.use((router) =>
           body: html`<p>Your session has ended, so nothing was sent. <a href="${signInPath(NEW_VERIFICATION_PATH)}">Sign in</a> and ask again.</p>`
         })
       }
-      const outcome = yield* accounts.sendNewVerification(post.session.principal)
-      return outcome.sent ? newLinkSentPage(outcome.email) : alreadyVerifiedPage(outcome.email)
+      const viewer = post.session
+      const returnTo = carriedReturnTo(safeReturnTo(post.fields.get("return_to"), publicOrigin))
+      return yield* accounts.sendNewVerification(viewer.principal, returnTo).pipe(
+        Effect.map((outcome) =>
+          outcome.sent
+            ? newLinkSentPage(outcome.email, viewer, returnTo)
+            : alreadyVerifiedPage(outcome.email, viewerFrame(viewer))
+        ),
+        // At most a few links an hour: the page says when the next may be asked for.
+        Effect.catchTag("RateLimited", (limited) =>
+          Effect.succeed(
+            newVerificationPage({
+              viewer,
+              formToken: formTokenOf(viewer),
+              returnTo,
+              status: 429,
+              problem: `You asked for several links in the last hour. Wait ${waitWords(limited.retryAfterSeconds)}, then ask again; the links already sent keep working.`,
+              headers: { "retry-after": String(limited.retryAfterSeconds) }
+            })
+          )
+        )
+      )
     })
 
     const answer = (
@@ -104,7 +136,7 @@ export const NewVerificationRoutes = HttpLayerRouter.use((router) =>
     yield* router.add(
       "*",
       NEW_VERIFICATION_PATH,
-      tracedOnlyWithTheRequest(pageRoute({ GET: answer(show), POST: answer(send) }))
+      tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: answer(show), POST: answer(send) }))
     )
   })
 )

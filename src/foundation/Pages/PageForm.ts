@@ -42,13 +42,13 @@ export const unreadableFormPage = (problem: string, back?: Html) =>
   messagePage(unreadable(400, problem, back))
 
 /** What a post of a session-bound page form turned out to be. */
-export type SessionFormPost =
+export type SessionFormPost<S extends PageSession = PageSession> =
   | { readonly _tag: "Refused"; readonly page: HttpServerResponse.HttpServerResponse }
   | { readonly _tag: "NoSession" }
   | {
       readonly _tag: "Posted"
       readonly fields: ReadonlyMap<string, string>
-      readonly session: PageSession
+      readonly session: S
     }
 
 type PageSession = { readonly principal: SessionPrincipal; readonly token: string }
@@ -58,16 +58,16 @@ type PageSession = { readonly principal: SessionPrincipal; readonly token: strin
  * service's page (`publicOrigin`), give each field once, come with a live session, and carry that
  * session's `form_token` (`tokenOf`). Anything else is refused with a page (`refused` says why).
  */
-export const sessionFormPost = (options: {
+export const sessionFormPost = <S extends PageSession>(options: {
   readonly publicOrigin: string
   readonly pageSession: (
     request: HttpServerRequest.HttpServerRequest
-  ) => Effect.Effect<Option.Option<PageSession>, RateLimited | DatabaseUnavailable>
-  readonly tokenOf: (session: PageSession) => string
+  ) => Effect.Effect<Option.Option<S>, RateLimited | DatabaseUnavailable>
+  readonly tokenOf: (session: S) => string
   readonly refused: (reason: string) => HttpServerResponse.HttpServerResponse
   readonly back: Html
 }): Effect.Effect<
-  SessionFormPost,
+  SessionFormPost<S>,
   UnreadableForm | RateLimited | DatabaseUnavailable,
   HttpServerRequest.HttpServerRequest
 > =>

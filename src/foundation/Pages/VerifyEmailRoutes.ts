@@ -10,18 +10,22 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { html } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import { Accounts } from "../Accounts/Accounts.js"
 import { VerifyEmailRequest } from "../Accounts/Api.js"
+import { tooManyRequests } from "../Accounts/SignInRoutes.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { rejectForeignOrigin } from "../Security/ClientInfo.js"
 import { formParameters, singleValued } from "./FormBody.js"
 import { unavailablePage } from "./MessagePage.js"
 import { pageFormRule, unreadableFormPage } from "./PageForm.js"
 import { pageRoute } from "./PageRoute.js"
+import { PageViewers } from "./PageViewers.js"
+import { safeReturnTo } from "./ReturnTo.js"
 import {
   addressTakenPage,
   confirmEmailPage,
@@ -41,16 +45,31 @@ const openTheLinkAgain = html`Open the link from the message again.`
 export const VerifyEmailRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const accounts = yield* Accounts
+    const viewers = yield* PageViewers
     const config = yield* FoundationConfig
 
     ;(yield* BodyRules).add([pageFormRule(VERIFY_EMAIL_PATH, MAX_FORM_BYTES, openTheLinkAgain)])
 
-    const show = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-      const token = new URL(request.url, config.publicOrigin).searchParams.get("token")
+    /** Whoever is signed in in this browser, for the page's frame (the link needs no session). */
+    const viewerOf = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.map(viewers.of(request), Option.getOrUndefined)
+
+    const returnToOf = (value: string | null | undefined) =>
+      value === null || value === undefined ? undefined : safeReturnTo(value, config.publicOrigin)
+
+    const show = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const query = new URL(request.url, config.publicOrigin).searchParams
+      const token = query.get("token")
       return Either.isRight(decodeToken({ token })) && token !== null
-        ? confirmEmailPage(token)
+        ? confirmEmailPage(token, returnToOf(query.get("return_to")), yield* viewerOf(request))
         : invalidLinkPage
-    })
+    }).pipe(
+      Effect.catchTags({
+        RateLimited: (error) => Effect.succeed(tooManyRequests(error.retryAfterSeconds)),
+        DatabaseUnavailable: (error) => Effect.succeed(unavailablePage(error.retryAfterSeconds))
+      })
+    )
 
     const verify = Effect.gen(function* () {
       yield* rejectForeignOrigin
@@ -58,10 +77,13 @@ export const VerifyEmailRoutes = HttpLayerRouter.use((router) =>
       if (Either.isLeft(fields)) return invalidLinkPage
       const input = decodeToken({ token: fields.right.get("token") })
       if (Either.isLeft(input)) return invalidLinkPage
-      return emailVerifiedPage(yield* accounts.verifyEmail(input.right.token))
+      const verified = yield* accounts.verifyEmail(input.right.token)
+      const request = yield* HttpServerRequest.HttpServerRequest
+      return emailVerifiedPage(verified, returnToOf(fields.right.get("return_to")), yield* viewerOf(request))
     }).pipe(
       Effect.provideService(FoundationConfig, config),
       Effect.catchTags({
+        RateLimited: (error) => Effect.succeed(tooManyRequests(error.retryAfterSeconds)),
         ForeignOrigin: () => Effect.succeed(foreignVerificationPage),
         UnreadableForm: (error) => Effect.succeed(unreadableFormPage(error.description, openTheLinkAgain)),
         InvalidVerificationLink: () => Effect.succeed(invalidLinkPage),
@@ -73,7 +95,7 @@ export const VerifyEmailRoutes = HttpLayerRouter.use((router) =>
     yield* router.add(
       "*",
       VERIFY_EMAIL_PATH,
-      tracedOnlyWithTheRequest(pageRoute({ GET: show, POST: verify }))
+      tracedOnlyWithTheRequest(pageRoute(config.publicOrigin, { GET: show, POST: verify }))
     )
   })
 )

@@ -1,40 +1,28 @@
-// Handlers of the `tokens` group: owners and admins of the organization manage its tokens.
+// Handlers of the `tokens` group: owners and admins of the organization manage its tokens
+// (OrganizationTokens holds the rule).
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { pageRequest, Success } from "../Domain/Common.js"
 import { FoundationApi } from "../FoundationApi.js"
-import { managers, OrganizationAccess } from "../Organizations/OrganizationAccess.js"
 import { CurrentSession } from "../Security/Principal.js"
-import { ApiTokens } from "./ApiTokens.js"
+import { OrganizationTokens } from "./OrganizationTokens.js"
 
 export const TokensHttp = HttpApiBuilder.group(FoundationApi, "tokens", (handlers) =>
   Effect.gen(function* () {
-    const tokens = yield* ApiTokens
-    const access = yield* OrganizationAccess
+    const tokens = yield* OrganizationTokens
     return handlers
       .handle("create", ({ path, payload }) =>
-        Effect.gen(function* () {
-          const session = yield* CurrentSession
-          yield* access.requireRole(session, path.organizationId, managers)
-          return yield* tokens.create({
-            ...payload,
-            organizationId: path.organizationId,
-            createdBy: session.userId
-          })
-        })
+        Effect.flatMap(CurrentSession, (session) => tokens.create(session, path.organizationId, payload))
       )
       .handle("list", ({ path, urlParams }) =>
-        Effect.gen(function* () {
-          yield* access.requireRole(yield* CurrentSession, path.organizationId, managers)
-          return yield* tokens.list(path.organizationId, pageRequest(urlParams))
-        })
+        Effect.flatMap(CurrentSession, (session) =>
+          tokens.list(session, path.organizationId, pageRequest(urlParams))
+        )
       )
       .handle("revoke", ({ path }) =>
-        Effect.gen(function* () {
-          yield* access.requireRole(yield* CurrentSession, path.organizationId, managers)
-          yield* tokens.revoke(path.organizationId, path.tokenId)
-          return Success.value
-        })
+        Effect.flatMap(CurrentSession, (session) =>
+          tokens.revoke(session, path.organizationId, path.tokenId)
+        ).pipe(Effect.as(Success.value))
       )
   })
 )

@@ -1,0 +1,293 @@
+// What the console's browser tests share: a server on a port chosen first (so PUBLIC_ORIGIN is the
+// address the browser uses, and every mailed link too), one Chromium per test file, the links the
+// outbox logs, JSON calls with the browser's own session (to check that the API sees what the pages
+// did), and the checks every page gets: axe-core (no serious or critical violation), a language, a
+// title, landmarks, and screenshots at desktop and phone width, light and dark, written to
+// `.tmp/screenshots/` (gitignored) for a person to look at.
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { expect } from "@effect/vitest"
+import axe from "axe-core"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import type { Browser, BrowserContext, Page, Response } from "playwright-core"
+import { type Backend, backends, hasPostgres } from "../../foundation/support/Backends.js"
+import { COOKIE, foundationServer, logLines } from "../../foundation/support/FoundationClient.js"
+import { launchBrowser } from "../../support/Browser.js"
+
+/** One Chromium for the whole test file. */
+export class TestBrowser extends Context.Tag("TestBrowser")<TestBrowser, Browser>() {}
+
+/** The setups every flow runs in: each backend once, one with JavaScript off and one with it on. */
+export interface ConsoleSetup {
+  readonly backend: Backend
+  readonly javaScript: boolean
+}
+
+/** The service (foundation only) on `port`, whose public origin is that address, and a browser. */
+export const consoleServer = (backend: Backend, port: number, env: Record<string, string> = {}) =>
+  Layer.merge(
+    foundationServer(backend.database, {
+      PORT: String(port),
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      ...env
+    }),
+    Layer.scoped(TestBrowser, launchBrowser)
+  )
+
+const backendNamed = (name: string): Backend => {
+  const found = backends.find((backend) => backend.name === name)
+  if (found === undefined) throw new Error(`No backend ${name}`)
+  return found
+}
+
+/** Each backend once: PGlite without JavaScript, PostgreSQL with it. */
+export const consoleSetups: ReadonlyArray<ConsoleSetup> = [
+  { backend: backendNamed("PGlite"), javaScript: false },
+  { backend: backendNamed("PostgreSQL"), javaScript: true }
+]
+
+export const setupName = (setup: ConsoleSetup) =>
+  `${setup.backend.name}, JavaScript ${setup.javaScript ? "on" : "off"}`
+
+/** The PostgreSQL backend runs only where TEST_DATABASE_URL is set. */
+export const runs = (setup: ConsoleSetup) =>
+  !setup.backend.skip && (setup.backend.name !== "PostgreSQL" || hasPostgres)
+
+/** A person's browser: its own cookies, JavaScript as the setup says, closed with the scope. */
+export const personBrowser = (
+  javaScript: boolean,
+  options: { readonly colorScheme?: "light" | "dark"; readonly clipboard?: boolean } = {}
+): Effect.Effect<
+  { readonly context: BrowserContext; readonly page: Page },
+  never,
+  TestBrowser | Scope.Scope
+> =>
+  Effect.gen(function* () {
+    const browser = yield* TestBrowser
+    const context = yield* Effect.acquireRelease(
+      Effect.promise(() =>
+        browser.newContext({
+          javaScriptEnabled: javaScript,
+          viewport: { width: 1200, height: 900 },
+          colorScheme: options.colorScheme ?? "light"
+        })
+      ),
+      (context) => Effect.promise(() => context.close())
+    )
+    if (options.clipboard === true) {
+      yield* Effect.promise(() => context.grantPermissions(["clipboard-read", "clipboard-write"]))
+    }
+    const page = yield* Effect.promise(() => context.newPage())
+    return { context, page }
+  })
+
+/** The browser's session cookie for `origin`, as a Cookie header value. */
+export const sessionCookieOf = (context: BrowserContext, origin: string) =>
+  Effect.map(
+    Effect.promise(() => context.cookies(origin)),
+    (cookies) => {
+      const value = cookies.find((cookie) => cookie.name === COOKIE)?.value
+      return value === undefined ? undefined : `${COOKIE}=${value}`
+    }
+  )
+
+export interface ApiAnswer {
+  readonly status: number
+  readonly json: unknown
+}
+
+/** One JSON call to the foundation API, as a script of this origin makes it with `cookie`. */
+export const api = (
+  origin: string,
+  path: string,
+  options: { readonly cookie?: string | undefined; readonly body?: unknown; readonly method?: string } = {}
+) =>
+  Effect.promise(async (): Promise<ApiAnswer> => {
+    const method = options.method ?? (options.body === undefined ? "GET" : "POST")
+    const response = await fetch(`${origin}/api/v1${path}`, {
+      method,
+      headers: {
+        ...(method === "GET" ? {} : { origin }),
+        ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+        ...(options.cookie === undefined ? {} : { cookie: options.cookie })
+      },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
+    })
+    const text = await response.text()
+    return { status: response.status, json: text === "" ? undefined : JSON.parse(text) }
+  })
+
+let counter = 0
+/** An address no other test uses. */
+export const uniqueEmail = (label: string) => `${label}.${process.pid}.${Date.now()}.${counter++}@example.com`
+
+/** The link of the newest outbox message of `kind` to `recipient`, as the log shows it. */
+export const mailedLink = (kind: "verify-email" | "change-email" | "invitation", recipient: string) =>
+  Effect.gen(function* () {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const line = logLines.findLast(
+        (text) => text.startsWith(`Outbox ${kind} `) && text.includes(` to ${recipient}: `)
+      )
+      const link = line === undefined ? undefined : /: (http\S+)$/.exec(line)?.[1]
+      if (link !== undefined) return link
+      yield* Effect.sleep("50 millis")
+    }
+    throw new Error(`No ${kind} message to ${recipient}`)
+  })
+
+/** Goes to `url`; returns the document's answer. */
+export const open = (page: Page, url: string) =>
+  Effect.promise(async () => {
+    const response = await page.goto(url)
+    if (response === null) throw new Error(`No answer for ${url}`)
+    return response
+  })
+
+/** Clicks what `click` names and returns the answer of the page it leads to (after redirects). */
+export const navigateBy = (page: Page, click: (page: Page) => Promise<void>) =>
+  Effect.promise(async (): Promise<Response> => {
+    const [response] = await Promise.all([
+      page.waitForResponse(
+        (response) =>
+          response.request().isNavigationRequest() &&
+          response.request().frame() === page.mainFrame() &&
+          (response.status() < 300 || response.status() >= 400)
+      ),
+      click(page)
+    ])
+    await page.waitForLoadState("domcontentloaded")
+    return response
+  })
+
+/** Presses the button named `name` and returns the answer of the page it leads to. */
+export const press = (page: Page, name: string | RegExp) =>
+  navigateBy(page, (page) => page.getByRole("button", { name, exact: typeof name === "string" }).click())
+
+/** Follows the link named `name`. */
+export const follow = (page: Page, name: string | RegExp) =>
+  navigateBy(page, (page) => page.getByRole("link", { name, exact: typeof name === "string" }).click())
+
+/** Types into the field labelled `label`. */
+export const fill = (page: Page, label: string | RegExp, value: string) =>
+  Effect.promise(() => page.getByLabel(label, { exact: typeof label === "string" }).fill(value))
+
+export const heading = (page: Page) =>
+  Effect.promise(async () => (await page.locator("h1").first().textContent())?.trim() ?? "")
+
+export const mainText = (page: Page) =>
+  Effect.promise(async () => (await page.locator("main").textContent()) ?? "")
+
+/** The headers every console page carries: personal (never stored), never framed, HTML. */
+export const expectPersonal = (response: Response) =>
+  Effect.promise(async () => {
+    const headers = await response.allHeaders()
+    expect(headers["cache-control"]).toBe("no-store")
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'")
+    expect(headers["x-frame-options"]).toBe("DENY")
+    expect(headers["content-type"]).toBe("text/html; charset=utf-8")
+  })
+
+interface AxeViolation {
+  readonly id: string
+  readonly impact: string | null
+  readonly help: string
+  readonly nodes: ReadonlyArray<{ readonly target: ReadonlyArray<unknown> }>
+}
+
+/**
+ * axe-core on the page as it is (it needs script in the page's world, so only in contexts with
+ * JavaScript on; the markup is the same without): no serious or critical violation.
+ */
+export const expectAccessible = (page: Page, label: string) =>
+  Effect.promise(async () => {
+    if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(axe.source)
+    const violations = (await page.evaluate(
+      "window.axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)"
+    )) as ReadonlyArray<AxeViolation>
+    const serious = violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map(
+        (violation) =>
+          `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+            .map((node) => JSON.stringify(node.target))
+            .join(", ")}`
+      )
+    expect(serious, `axe on ${label} (${page.url()})`).toEqual([])
+  })
+
+/** A language, a title, a banner, a main landmark, every field labelled. */
+export const expectLandmarks = (page: Page, label: string) =>
+  Effect.promise(async () => {
+    expect(await page.locator("html").getAttribute("lang"), label).toBe("en")
+    expect((await page.title()).length, label).toBeGreaterThan(0)
+    expect(await page.locator("header.site").count(), label).toBe(1)
+    expect(await page.locator("main").count(), label).toBe(1)
+    const unlabelled = await page.locator("input:not([type=hidden]), select, textarea").evaluateAll(
+      (fields) =>
+        fields.filter((field) => {
+          const id = field.getAttribute("id")
+          return (
+            field.getAttribute("aria-label") === null &&
+            (id === null || field.ownerDocument.querySelector(`label[for="${id}"]`) === null) &&
+            field.closest("label") === null
+          )
+        }).length
+    )
+    expect(unlabelled, `unlabelled fields on ${label}`).toBe(0)
+  })
+
+/** Checks a page in a browser with JavaScript on: axe, landmarks. Without script, the landmarks. */
+export const checkPage = (page: Page, label: string, javaScript: boolean) =>
+  Effect.gen(function* () {
+    yield* expectLandmarks(page, label)
+    if (javaScript) yield* expectAccessible(page, label)
+  })
+
+const screenshotDir = join(process.cwd(), ".tmp", "screenshots")
+
+/**
+ * Screenshots of the page (as it is now) at desktop and phone width, light and dark, with axe run
+ * in both colour schemes (contrast differs) and keyboard focus checked to be visible. The page
+ * must be in a context with JavaScript on and the profile's theme `system`.
+ */
+export const photograph = (page: Page, name: string) =>
+  Effect.gen(function* () {
+    mkdirSync(screenshotDir, { recursive: true })
+    for (const scheme of ["light", "dark"] as const) {
+      yield* Effect.promise(() => page.emulateMedia({ colorScheme: scheme }))
+      yield* expectAccessible(page, `${name} (${scheme})`)
+      for (const [width, height, size] of [
+        [1200, 900, "desktop"],
+        [390, 844, "phone"]
+      ] as const) {
+        yield* Effect.promise(() => page.setViewportSize({ width, height }))
+        yield* Effect.promise(() =>
+          page.screenshot({ path: join(screenshotDir, `${name}-${size}-${scheme}.png`), fullPage: true })
+        )
+        if (size === "phone") {
+          // Nothing wider than the phone's screen: the page reflows instead of scrolling sideways.
+          const overflow = yield* Effect.promise(
+            () =>
+              page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+              ) as Promise<number>
+          )
+          expect(overflow, `${name} scrolls sideways at phone width`).toBeLessThanOrEqual(0)
+        }
+      }
+    }
+    yield* Effect.promise(() => page.setViewportSize({ width: 1200, height: 900 }))
+    yield* Effect.promise(() => page.emulateMedia({ colorScheme: "light" }))
+    // The first Tab lands on the skip link, which shows itself with an outline.
+    yield* Effect.promise(() => page.keyboard.press("Tab"))
+    const focus = yield* Effect.promise(
+      () =>
+        page.evaluate(
+          "(() => { const e = document.activeElement; const s = e && getComputedStyle(e); return s ? s.outlineStyle + ' ' + s.outlineWidth : 'none' })()"
+        ) as Promise<string>
+    )
+    expect(focus.startsWith("none"), `${name}: the focused element shows no outline (${focus})`).toBe(false)
+  })

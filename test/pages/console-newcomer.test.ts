@@ -6,17 +6,17 @@
 // at its redirect URI for a token that reads that organization. Then the JSON API sees what the
 // pages did. Each setup: PGlite with JavaScript off, PostgreSQL with it on (axe on every page then).
 import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as oauth from "oauth4webapi"
 import { browserUnavailable } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import {
   api,
+  appServer,
   checkPage,
   consoleServer,
   consoleSetups,
+  exchangeCode,
   expectPersonal,
   fill,
   follow,
@@ -29,39 +29,9 @@ import {
   runs,
   sessionCookieOf,
   setupName,
+  startAuthorization,
   uniqueEmail
 } from "./support/Console.js"
-
-const insecure = { [oauth.allowInsecureRequests]: true } as const
-
-/** The app: a loopback server whose /callback records what the browser brings back. */
-const appServer = Effect.acquireRelease(
-  Effect.promise(
-    () =>
-      new Promise<{ server: Http.Server; url: string; callbacks: Array<URL> }>((resolve) => {
-        const callbacks: Array<URL> = []
-        const server = Http.createServer((request, response) => {
-          const address = server.address() as AddressInfo
-          callbacks.push(new URL(request.url ?? "/", `http://127.0.0.1:${address.port}`))
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          response.end(
-            "<!doctype html><html lang=en><title>App</title><main><h1>The app got its answer</h1></main>"
-          )
-        })
-        server.listen(0, "127.0.0.1", () =>
-          resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, callbacks })
-        )
-      })
-  ),
-  ({ server }) =>
-    Effect.promise(
-      () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections()
-          server.close(() => resolve())
-        })
-    )
-)
 
 for (const setup of consoleSetups) {
   const port = await freePort()
@@ -76,40 +46,8 @@ for (const setup of consoleSetups) {
             Effect.scoped(
               Effect.gen(function* () {
                 const app = yield* appServer
-                const issuer = new URL(origin)
-                const as = yield* Effect.promise(async () =>
-                  oauth.processDiscoveryResponse(
-                    issuer,
-                    await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure })
-                  )
-                )
-                const redirectUri = `${app.url}/callback`
-                const client = yield* Effect.promise(async () =>
-                  oauth.processDynamicClientRegistrationResponse(
-                    await oauth.dynamicClientRegistrationRequest(
-                      as,
-                      {
-                        client_name: "Notes agent",
-                        redirect_uris: [redirectUri],
-                        token_endpoint_auth_method: "none"
-                      },
-                      insecure
-                    )
-                  )
-                )
-                const verifier = oauth.generateRandomCodeVerifier()
-                const state = oauth.generateRandomState()
-                const authorize = new URL(as.authorization_endpoint ?? "")
-                authorize.search = new URLSearchParams({
-                  response_type: "code",
-                  client_id: client.client_id,
-                  redirect_uri: redirectUri,
-                  state,
-                  code_challenge: yield* Effect.promise(() => oauth.calculatePKCECodeChallenge(verifier)),
-                  code_challenge_method: "S256",
-                  scope: "organizations:read",
-                  resource: `${origin}/api/v1`
-                }).toString()
+                const authorization = yield* startAuthorization(origin, app, "Notes agent")
+                const authorize = authorization.url
                 const js = setup.javaScript
                 const { context, page } = yield* personBrowser(js)
 
@@ -205,27 +143,8 @@ for (const setup of consoleSetups) {
                 yield* Effect.promise(() => page.getByRole("button", { name: "Allow" }).click())
                 yield* Effect.promise(() => page.waitForURL((url) => url.pathname === "/callback"))
 
-                const [callback] = app.callbacks
-                expect(callback).toBeDefined()
-                const params = oauth.validateAuthResponse(as, client, callback ?? new URL(redirectUri), state)
-                const tokens = yield* Effect.promise(async () =>
-                  oauth.processAuthorizationCodeResponse(
-                    as,
-                    client,
-                    await oauth.authorizationCodeGrantRequest(
-                      as,
-                      client,
-                      oauth.None(),
-                      params,
-                      redirectUri,
-                      verifier,
-                      {
-                        additionalParameters: { resource: `${origin}/api/v1` },
-                        ...insecure
-                      }
-                    )
-                  )
-                )
+                expect(app.callbacks.length).toBe(1)
+                const tokens = yield* exchangeCode(origin, app, authorization)
 
                 // The JSON API sees what the pages did: a verified account owning the organization.
                 const cookie = yield* sessionCookieOf(context, origin)

@@ -135,9 +135,11 @@ ${hintText(id, options.hint)}${errorMessage(id, options.error)}${options.choices
   const choiceId = `${id}-${index + 1}`
   return html`<label class="choice" for="${choiceId}"><input type="${options.kind}" id="${choiceId}" name="${options.name}" value="${choice.value}"${
     options.values.includes(choice.value) ? html` checked` : ""
-  }${choice.hint === undefined ? "" : html` aria-describedby="${choiceId}-hint"`}> <span>${choice.label}${
-    choice.hint === undefined ? "" : html` <span class="hint" id="${choiceId}-hint">${choice.hint}</span>`
-  }</span></label>`
+  }${choice.hint === undefined ? "" : html` aria-describedby="${choiceId}-hint"`}> <span>${choice.label}</span></label>${
+    choice.hint === undefined
+      ? ""
+      : html`<p class="hint choice-hint" id="${choiceId}-hint">${choice.hint}</p>`
+  }`
 })}
 </fieldset></div>`
 }

@@ -64,6 +64,7 @@ fieldset { border: 1px solid var(--soft-line); border-radius: .5rem; margin: 0 0
 legend { font-weight: 600; padding: 0 .25rem; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
 label.choice { display: flex; gap: .5rem; align-items: baseline; font-weight: 400; margin: .35rem 0; }
+.choice-hint { margin: -.25rem 0 .5rem 1.6rem; }
 input[type=email], input[type=password], input[type=text], input[type=url], input[type=tel], input[type=number],
 select, textarea {
   width: 100%; padding: .55rem .65rem; font: inherit; color: inherit; background: var(--bg);

@@ -5,6 +5,8 @@
 // title, landmarks, and screenshots at desktop and phone width, light and dark, written to
 // `.tmp/screenshots/` (gitignored) for a person to look at.
 import { mkdirSync } from "node:fs"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { expect } from "@effect/vitest"
 import axe from "axe-core"
@@ -12,6 +14,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import * as oauth from "oauth4webapi"
 import type { Browser, BrowserContext, Page, Response } from "playwright-core"
 import { type Backend, backends, hasPostgres } from "../../foundation/support/Backends.js"
 import { COOKIE, foundationServer, logLines } from "../../foundation/support/FoundationClient.js"
@@ -239,11 +242,14 @@ export const expectLandmarks = (page: Page, label: string) =>
     expect(unlabelled, `unlabelled fields on ${label}`).toBe(0)
   })
 
-/** Checks a page in a browser with JavaScript on: axe, landmarks. Without script, the landmarks. */
+/**
+ * Checks the page as it is: its landmarks and labels; with JavaScript on, also axe (light and dark),
+ * the phone width and visible focus, and its screenshots (`photograph`), named `label`.
+ */
 export const checkPage = (page: Page, label: string, javaScript: boolean) =>
   Effect.gen(function* () {
     yield* expectLandmarks(page, label)
-    if (javaScript) yield* expectAccessible(page, label)
+    if (javaScript) yield* photograph(page, label.toLowerCase().replace(/[^a-z0-9]+/g, "-"))
   })
 
 const screenshotDir = join(process.cwd(), ".tmp", "screenshots")
@@ -290,4 +296,159 @@ export const photograph = (page: Page, name: string) =>
         ) as Promise<string>
     )
     expect(focus.startsWith("none"), `${name}: the focused element shows no outline (${focus})`).toBe(false)
+  })
+
+const insecure = { [oauth.allowInsecureRequests]: true } as const
+
+export interface App {
+  readonly url: string
+  readonly redirectUri: string
+  /** Every URL the browser brought to the app's redirect URI, in order. */
+  readonly callbacks: Array<URL>
+}
+
+/** An app: a loopback server whose /callback records what the browser brings back. */
+export const appServer = Effect.acquireRelease(
+  Effect.promise(
+    () =>
+      new Promise<App & { readonly server: Http.Server }>((resolve) => {
+        const callbacks: Array<URL> = []
+        const server = Http.createServer((request, response) => {
+          const address = server.address() as AddressInfo
+          const url = new URL(request.url ?? "/", `http://127.0.0.1:${address.port}`)
+          if (url.pathname === "/callback") callbacks.push(url)
+          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          response.end(
+            "<!doctype html><html lang=en><title>App</title><main><h1>The app got its answer</h1></main>"
+          )
+        })
+        server.listen(0, "127.0.0.1", () => {
+          const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+          resolve({ server, url, redirectUri: `${url}/callback`, callbacks })
+        })
+      })
+  ),
+  ({ server }) =>
+    Effect.promise(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections()
+          server.close(() => resolve())
+        })
+    )
+)
+
+export interface Authorization {
+  readonly as: oauth.AuthorizationServer
+  readonly client: oauth.Client
+  readonly url: URL
+  readonly state: string
+  readonly verifier: string
+}
+
+/** The app registers itself (RFC 7591) as `name` and starts an authorization request with PKCE. */
+export const startAuthorization = (origin: string, app: App, name: string, scope = "organizations:read") =>
+  Effect.promise(async (): Promise<Authorization> => {
+    const issuer = new URL(origin)
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure })
+    )
+    const client = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { client_name: name, redirect_uris: [app.redirectUri], token_endpoint_auth_method: "none" },
+        insecure
+      )
+    )
+    const verifier = oauth.generateRandomCodeVerifier()
+    const state = oauth.generateRandomState()
+    const url = new URL(as.authorization_endpoint ?? "")
+    url.search = new URLSearchParams({
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: app.redirectUri,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      scope,
+      resource: `${origin}/api/v1`
+    }).toString()
+    return { as, client, url, state, verifier }
+  })
+
+/** The app exchanges the code its redirect URI got (the newest callback) for tokens. */
+export const exchangeCode = (origin: string, app: App, authorization: Authorization) =>
+  Effect.promise(async () => {
+    const callback = app.callbacks.at(-1)
+    if (callback === undefined) throw new Error("The app got no callback")
+    const { as, client } = authorization
+    const params = oauth.validateAuthResponse(as, client, callback, authorization.state)
+    return oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        params,
+        app.redirectUri,
+        authorization.verifier,
+        { additionalParameters: { resource: `${origin}/api/v1` }, ...insecure }
+      )
+    )
+  })
+
+/** A bearer call to the foundation API. */
+export const bearerStatus = (origin: string, path: string, token: string) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${origin}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } })
+    await response.text()
+    return response.status
+  })
+
+/** The person, signed in in `page`, allows the app on the organization named `organization`. */
+export const allowInBrowser = (page: Page, authorization: Authorization, organization: RegExp) =>
+  Effect.gen(function* () {
+    yield* open(page, authorization.url.href)
+    yield* Effect.promise(() => page.getByRole("radio", { name: organization }).check())
+    yield* Effect.promise(() => page.getByRole("button", { name: "Allow" }).click())
+    yield* Effect.promise(() => page.waitForURL((url) => url.pathname === "/callback"))
+  })
+
+/** Signs `email` in on the sign-in page (opened at `origin`), landing where it returns to. */
+export const signInOnPage = (
+  page: Page,
+  origin: string,
+  email: string,
+  password: string,
+  path = "/sign-in"
+) =>
+  Effect.gen(function* () {
+    yield* open(page, `${origin}${path}`)
+    yield* fill(page, "Email", email)
+    yield* fill(page, "Password", password)
+    return yield* press(page, "Sign in")
+  })
+
+/** A new account made with the API, its address verified by its mailed link. */
+export const verifiedAccount = (origin: string, label: string, password: string) =>
+  Effect.gen(function* () {
+    const email = uniqueEmail(label)
+    const created = yield* Effect.promise(async () => {
+      const response = await fetch(`${origin}/api/v1/auth/sign-up`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({ email, password, name: label })
+      })
+      await response.text()
+      return { status: response.status, cookie: response.headers.get("set-cookie")?.split(";")[0] ?? "" }
+    })
+    expect(created.status).toBe(200)
+    const link = new URL(yield* mailedLink("verify-email", email))
+    const verified = yield* api(origin, "/auth/verify-email", {
+      body: { token: link.searchParams.get("token") }
+    })
+    expect(verified.status).toBe(200)
+    return { email, password, cookie: created.cookie }
   })

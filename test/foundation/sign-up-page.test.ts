@@ -2,8 +2,9 @@
 // problems come back beside the fields (what was typed kept, never the password), which carries
 // `return_to` (a path of this service only) into the verification link and on, refuses a post from
 // another site, and answers everything as a page, never cached nor framed.
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import { backends } from "./support/Backends.js"
 import {
@@ -43,7 +44,7 @@ const verificationLink = (email: string) =>
   })
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`the sign-up page on ${backend.name}`, () => {
+  describeNeeding(backend.missing)(`the sign-up page on ${backend.name}`, () => {
     layer(foundationServer(backend.database), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("shows a labelled form, with links from the sign-in page that keep return_to", () =>
         Effect.gen(function* () {

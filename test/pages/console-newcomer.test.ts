@@ -6,10 +6,11 @@
 // at its redirect URI for a token that reads that organization. Then the JSON API sees what the
 // pages did. Each setup: PGlite with JavaScript off, PostgreSQL with it on (axe on every page then).
 import * as Http from "node:http"
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { browserUnavailable } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
+import { describeNeeding } from "../support/Needs.js"
 import {
   api,
   appServer,
@@ -26,7 +27,6 @@ import {
   open,
   personBrowser,
   press,
-  runs,
   sessionCookieOf,
   setupName,
   startAuthorization,
@@ -36,7 +36,7 @@ import {
 for (const setup of consoleSetups) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  describe.skipIf(browserUnavailable !== undefined || !runs(setup))(
+  describeNeeding(browserUnavailable, setup.backend.missing)(
     `a newcomer from an app's authorization link (${setupName(setup)})`,
     () => {
       layer(consoleServer(setup.backend, port), { timeout: 120_000, excludeTestServices: true })((it) => {

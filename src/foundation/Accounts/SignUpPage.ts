@@ -4,12 +4,12 @@
 // and lets them continue where they were going (`return_to`). Never framed nor cached.
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { errorFor, errorSummary, type FieldError, hidden, input, notice } from "../../http/pages/Forms.js"
-import { html } from "../../http/pages/Html.js"
+import { displayName, html } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
 import { passwordBounds, personNameBounds } from "../Domain/User.js"
 import { CONSOLE_HOME, SIGN_UP_PATH, withReturnTo } from "../Pages/ConsolePaths.js"
 import type { FieldWords } from "../Pages/FormInput.js"
-import { displayName, type Viewer, viewerPage } from "../Pages/PageViewers.js"
+import { calledName, type Viewer, viewerPage } from "../Pages/PageViewers.js"
 import { NEW_VERIFICATION_PATH } from "../Pages/VerifyEmailPage.js"
 
 /** What to do about each field the rules of `auth.signUp` refuse, in the form's order. */
@@ -88,10 +88,10 @@ export const checkEmailPage = (viewer: Viewer, returnTo: string, linkHours: numb
     title: viewer.user.emailVerified ? "Your address is confirmed" : "Check your email",
     body: viewer.user.emailVerified
       ? html`<h1>Your address is confirmed</h1>
-${notice("ok", html`<strong>${viewer.user.email}</strong> is confirmed. Welcome, ${displayName(viewer.user)}.`)}
+${notice("ok", html`<strong>${displayName(viewer.user.email)}</strong> is confirmed. Welcome, ${displayName(calledName(viewer.user))}.`)}
 <div class="actions"><a href="${continueTo}">Continue</a></div>`
       : html`<h1>Check your email</h1>
-<p class="lead">Welcome, ${displayName(viewer.user)}. We sent a link to <strong>${viewer.user.email}</strong>.</p>
+<p class="lead">Welcome, ${displayName(calledName(viewer.user))}. We sent a link to <strong>${displayName(viewer.user.email)}</strong>.</p>
 <p>Open the message and follow its link, then press the button on the page it opens to confirm that the address is yours. The link works for ${linkHours} hours and brings you back here afterwards.</p>
 <p>You can go on now and confirm your address later: you need a confirmed address to accept invitations to organizations.</p>
 <div class="actions"><a href="${continueTo}">Continue without waiting</a></div>

@@ -16,7 +16,7 @@ import {
   input,
   notice
 } from "../../http/pages/Forms.js"
-import { type Html, html } from "../../http/pages/Html.js"
+import { displayName, type Html, html, neutralText } from "../../http/pages/Html.js"
 import { SIGN_OUT_PATH } from "../Accounts/SignOutPage.js"
 import type { Connection } from "../Domain/Connection.js"
 import type { Theme } from "../Domain/User.js"
@@ -158,7 +158,7 @@ ${choices({
 </form>
 
 <h2 id="email">Email address</h2>
-<dl class="facts"><dt>Current address</dt><dd>${user.email} ${
+<dl class="facts"><dt>Current address</dt><dd>${displayName(user.email)} ${
         user.emailVerified
           ? html`<span class="badge">Verified</span>`
           : html`<span class="badge">Not verified</span>`
@@ -221,7 +221,7 @@ ${input({
 <tbody>
 ${view.sessions.map(
   (session) => html`<tr>
-<td data-label="Device">${deviceName(session.userAgent)}${session.current ? html` <span class="badge">This browser</span>` : ""}</td>
+<td data-label="Device">${displayName(deviceName(session.userAgent))}${session.current ? html` <span class="badge">This browser</span>` : ""}</td>
 <td data-label="Signed in">${timeOf(session.createdAt)}</td>
 <td data-label="Last active">${timeOf(session.lastSeenAt)}</td>
 <td data-label="Expires">${timeOf(session.expiresAt)}</td>
@@ -236,7 +236,7 @@ ${view.sessions.map(
             ["session", session.id]
           ],
           label: "End session",
-          about: `on ${deviceName(session.userAgent)}, last active ${session.lastSeenAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+          about: `on ${neutralText(deviceName(session.userAgent))}, last active ${session.lastSeenAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
           kind: "danger"
         })
   }</td>
@@ -256,8 +256,8 @@ ${
 <tbody>
 ${view.connections.items.map(
   (connection) => html`<tr>
-<td data-label="App">${appName(connection)} <span class="hint">(unverified; <code>${connection.clientId}</code>)</span></td>
-<td data-label="Organization">${connection.organization.name}</td>
+<td data-label="App">${displayName(appName(connection))} <span class="hint">(unverified; <code>${neutralText(connection.clientId)}</code>)</span></td>
+<td data-label="Organization">${displayName(connection.organization.name)}</td>
 <td data-label="May">${scopeList(connection.scopes)} on <code>${connection.resource}</code></td>
 <td data-label="Allowed">${timeOf(connection.createdAt)}</td>
 <td data-label="Last used">${connection.lastUsedAt === null ? "Never" : timeOf(connection.lastUsedAt)}</td>
@@ -269,7 +269,7 @@ ${view.connections.items.map(
       ["connection", connection.id]
     ],
     label: "Disconnect",
-    about: `${appName(connection)} from ${connection.organization.name}`,
+    about: neutralText(`${appName(connection)} from ${connection.organization.name}`),
     kind: "danger"
   })}</td>
 </tr>`

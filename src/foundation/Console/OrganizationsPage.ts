@@ -11,7 +11,7 @@ import {
   input,
   notice
 } from "../../http/pages/Forms.js"
-import { html } from "../../http/pages/Html.js"
+import { displayName, html, neutralText } from "../../http/pages/Html.js"
 import type { OrganizationWithRole } from "../Domain/Organization.js"
 import { organizationBounds } from "../Domain/Organization.js"
 import { ORGANIZATIONS_PATH, organizationPath } from "../Pages/ConsolePaths.js"
@@ -75,7 +75,7 @@ ${
 <tbody>
 ${view.organizations.map(
   (organization) => html`<tr>
-<td data-label="Organization"><a href="${organizationPath(organization.id)}">${organization.name}</a>${
+<td data-label="Organization"><a href="${organizationPath(organization.id)}">${displayName(organization.name)}</a>${
     organization.id === active ? html` <span class="badge">Active</span>` : ""
   }</td>
 <td data-label="Your role">${roleNames[organization.role]}</td>
@@ -90,7 +90,7 @@ ${view.organizations.map(
             ["organization", organization.id]
           ],
           label: "Make active",
-          about: organization.name,
+          about: neutralText(organization.name),
           kind: "secondary"
         })
   }</td>

@@ -5,7 +5,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type Html, html } from "../../http/pages/Html.js"
+import { displayName, type Html, html } from "../../http/pages/Html.js"
 import { type PageOptions, pageResponse } from "../../http/pages/Page.js"
 import { Accounts } from "../Accounts/Accounts.js"
 import { SIGN_OUT_PATH } from "../Accounts/SignOutPage.js"
@@ -22,7 +22,7 @@ export interface Viewer {
 }
 
 /** What the pages call the person: their preferred name when they gave one. */
-export const displayName = (user: UserProfile): string => user.preferredName ?? user.name
+export const calledName = (user: UserProfile): string => user.preferredName ?? user.name
 
 /** The console's section a page belongs to, marked as the current one in the header. */
 export type ConsoleSection = "account" | "organizations"
@@ -33,7 +33,7 @@ const link = (path: string, text: string, current: boolean) =>
 /** The header's part for a signed-in person: who, their pages, and sign-out. */
 export const viewerNav = (user: UserProfile, section?: ConsoleSection): Html =>
   html`<nav class="account" aria-label="Your account"><ul>
-<li class="who">Signed in as <strong>${displayName(user)}</strong></li>
+<li class="who">Signed in as <strong>${displayName(calledName(user))}</strong></li>
 ${link(ORGANIZATIONS_PATH, "Organizations", section === "organizations")}
 ${link(ACCOUNT_PATH, "Account", section === "account")}
 ${link(SIGN_OUT_PATH, "Sign out", false)}

@@ -16,7 +16,7 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as oauth from "oauth4webapi"
 import type { Browser, BrowserContext, Page, Response } from "playwright-core"
-import { type Backend, backends, hasPostgres } from "../../foundation/support/Backends.js"
+import { type Backend, backends } from "../../foundation/support/Backends.js"
 import { COOKIE, foundationServer, logLines } from "../../foundation/support/FoundationClient.js"
 import { launchBrowser } from "../../support/Browser.js"
 
@@ -54,10 +54,6 @@ export const consoleSetups: ReadonlyArray<ConsoleSetup> = [
 
 export const setupName = (setup: ConsoleSetup) =>
   `${setup.backend.name}, JavaScript ${setup.javaScript ? "on" : "off"}`
-
-/** The PostgreSQL backend runs only where TEST_DATABASE_URL is set. */
-export const runs = (setup: ConsoleSetup) =>
-  !setup.backend.skip && (setup.backend.name !== "PostgreSQL" || hasPostgres)
 
 /** A person's browser: its own cookies, JavaScript as the setup says, closed with the scope. */
 export const personBrowser = (

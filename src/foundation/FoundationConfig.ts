@@ -58,6 +58,8 @@ export interface FoundationSettings {
   readonly oauthTokenRateLimit: number
   /** Dynamic client registrations a minute per client address (extensions §8: 10). */
   readonly oauthRegistrationRateLimit: number
+  /** Client ID Metadata Documents fetched a minute because of one client address. */
+  readonly oauthDocumentFetchRateLimit: number
 }
 
 const positive = (name: string, fallback: number, max: number) =>
@@ -168,7 +170,8 @@ export const foundationSettingsConfig = (publicOrigin: string): Config.Config<Fo
       Config.map(Option.getOrUndefined)
     ),
     oauthTokenRateLimit: positive("OAUTH_TOKEN_RATE_LIMIT", 60, 1_000_000),
-    oauthRegistrationRateLimit: positive("OAUTH_REGISTRATION_RATE_LIMIT", 10, 1_000_000)
+    oauthRegistrationRateLimit: positive("OAUTH_REGISTRATION_RATE_LIMIT", 10, 1_000_000),
+    oauthDocumentFetchRateLimit: positive("OAUTH_DOCUMENT_FETCH_RATE_LIMIT", 30, 1_000_000)
   })
 
 export class FoundationConfig extends Context.Tag("FoundationConfig")<

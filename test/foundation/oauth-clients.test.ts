@@ -109,7 +109,7 @@ describe("metadata documents without the operator's allowance", () => {
               json((url: string) => document(url)),
               certificates
             )
-            expectShownRefusal(yield* authorizeWith(world, secure.url), "private IP address")
+            expectShownRefusal(yield* authorizeWith(world, secure.url), "its address is not allowed")
           }
         })
       )

@@ -15,13 +15,14 @@ import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
 import { ClientMetadataFetch } from "../../src/foundation/OAuth/ClientMetadataFetch.js"
 import { ClientRepo } from "../../src/foundation/OAuth/ClientRepo.js"
 import { Clients } from "../../src/foundation/OAuth/Clients.js"
+import { RateLimiter } from "../../src/foundation/Security/RateLimiter.js"
 import { describeNeeding } from "../support/Needs.js"
 import { backends } from "./support/Backends.js"
 
 /** Client authentication on a database of its own whose pool has one connection and waits 300 ms for it. */
 const clientsOn = (env: Record<string, string>) =>
   Clients.Default.pipe(
-    Layer.provideMerge(Layer.mergeAll(ClientRepo.Default, ClientMetadataFetch.Default)),
+    Layer.provideMerge(Layer.mergeAll(ClientRepo.Default, ClientMetadataFetch.Default, RateLimiter.Default)),
     Layer.provideMerge(layerDatabase),
     Layer.provideMerge(FoundationConfig.layer("http://127.0.0.1:0")),
     Layer.provide(
@@ -78,23 +79,24 @@ for (const backend of backends) {
                 })
 
                 const busyBasic = yield* whileStorageIsBusy(
-                  clients.authenticate(basic(confidential.client_id, secret), undefined)
+                  clients.authenticate(basic(confidential.client_id, secret), undefined, "127.0.0.1")
                 )
                 expect(busyBasic._tag === "Left" && busyBasic.left._tag).toBe("DatabaseUnavailable")
                 const busyPublic = yield* whileStorageIsBusy(
-                  clients.authenticate(undefined, publicClient.client_id)
+                  clients.authenticate(undefined, publicClient.client_id, "127.0.0.1")
                 )
                 expect(busyPublic._tag === "Left" && busyPublic.left._tag).toBe("DatabaseUnavailable")
 
                 // The same calls with storage answering: the clients are who they say, a wrong secret is refused.
                 expect(
-                  (yield* clients.authenticate(basic(confidential.client_id, secret), undefined)).id
+                  (yield* clients.authenticate(basic(confidential.client_id, secret), undefined, "127.0.0.1"))
+                    .id
                 ).toBe(confidential.client_id)
-                expect((yield* clients.authenticate(undefined, publicClient.client_id)).id).toBe(
+                expect((yield* clients.authenticate(undefined, publicClient.client_id, "127.0.0.1")).id).toBe(
                   publicClient.client_id
                 )
                 const wrong = yield* Effect.flip(
-                  clients.authenticate(basic(confidential.client_id, `${secret}x`), undefined)
+                  clients.authenticate(basic(confidential.client_id, `${secret}x`), undefined, "127.0.0.1")
                 )
                 expect(wrong._tag).toBe("InvalidClient")
               }).pipe(Effect.provide(clientsOn(env)))

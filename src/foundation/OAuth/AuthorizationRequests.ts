@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { type ProtectedResource, ProtectedResources } from "../../http/ProtectedResources.js"
 import { Scope } from "../Domain/Common.js"
-import type { DatabaseUnavailable } from "../Domain/Errors.js"
+import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
 import { parametersTextProblem } from "../Domain/Text.js"
 import { traced } from "../Traced.js"
 import { parseScopes, sortScopes } from "./AuthorizationServer.js"
@@ -56,8 +56,12 @@ export class AuthorizationRequests extends Effect.Service<AuthorizationRequests>
     const check = traced(
       "AuthorizationRequests.check",
       (
-        input: ReadonlyArray<readonly [string, string]>
-      ): Effect.Effect<AuthorizationRequest, UnredirectableRequest | RedirectedError | DatabaseUnavailable> =>
+        input: ReadonlyArray<readonly [string, string]>,
+        requester: string
+      ): Effect.Effect<
+        AuthorizationRequest,
+        UnredirectableRequest | RedirectedError | RateLimited | DatabaseUnavailable
+      > =>
         Effect.gen(function* () {
           const params = new Map<string, string>()
           for (const [name, value] of input) {
@@ -82,7 +86,7 @@ export class AuthorizationRequests extends Effect.Service<AuthorizationRequests>
             })
           }
           const client = yield* clients
-            .resolve(clientId)
+            .resolve(clientId, requester)
             .pipe(
               Effect.catchTag("InvalidClient", (error) =>
                 Effect.fail(new UnredirectableRequest({ description: error.description }))

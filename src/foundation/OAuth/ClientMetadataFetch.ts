@@ -5,11 +5,19 @@
 // or otherwise special address unless the operator allows them. The address check is made by
 // request-filtering-agent on the address actually connected to (inside the agent's own lookup, and on
 // IP literals before connecting), so a DNS answer cannot change between the check and the connection.
+// The agent allows whatever ipaddr.js calls `unicast`, which includes IPv6 forms that carry an IPv4
+// address without a range of their own (`[::127.0.0.1]`, the deprecated IPv4-compatible ::/96): on
+// top of it, an IPv6 address must be global unicast (2000::/3), checked on literals here and on every
+// DNS answer in the lookup the agent wraps (docs/decisions/metadata-document-fetch.md). Refusals say
+// only that the address is not allowed: never what a name resolved to.
+import * as Dns from "node:dns"
 import * as Http from "node:http"
 import * as Https from "node:https"
+import type { LookupFunction } from "node:net"
 import { rootCertificates } from "node:tls"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import ipaddr from "ipaddr.js"
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
 import { jsonTextProblem } from "../Domain/Text.js"
 import { FoundationConfig } from "../FoundationConfig.js"
@@ -31,6 +39,55 @@ export interface FetchedDocument {
   readonly maxAgeSeconds: number | undefined
   /** The document asked not to be stored (`no-store` or `no-cache`). */
   readonly noStore: boolean
+}
+
+/** IPv6's global unicast space (RFC 4291 §2.4, IANA): every other IPv6 address is refused. */
+const globalUnicast = ipaddr.IPv6.parseCIDR("2000::/3")
+
+/**
+ * True when the fetch may connect to `address` (an IP address, without brackets): a unicast address
+ * in ipaddr.js's reading (not loopback, private, link-local, unique-local, multicast, reserved,
+ * carrier-grade NAT, NAT64, 6to4, Teredo, IPv4-mapped or any other special range), and for IPv6 one
+ * of global unicast, which leaves out the IPv4-compatible `::a.b.c.d` that ipaddr.js calls unicast.
+ * An IPv4-mapped address is judged as the IPv4 address it maps.
+ */
+export const publicAddress = (address: string): boolean => {
+  if (ipaddr.IPv4.isValid(address)) return ipaddr.IPv4.parse(address).range() === "unicast"
+  if (!ipaddr.IPv6.isValid(address)) return false
+  // Not `ipaddr.process`: it also reads the IPv4-compatible `::8.8.8.8` as IPv4 (and `::808:808` not).
+  const parsed = ipaddr.IPv6.parse(address)
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().range() === "unicast"
+  return parsed.range() === "unicast" && parsed.match(globalUnicast)
+}
+
+/** What a refused address is called, to the client and in logs: never the address or the name's answer. */
+const ADDRESS_NOT_ALLOWED = "its address is not allowed"
+
+/** The error a refused address fails the connection with; told apart by its code. */
+const notAllowed = () => Object.assign(new Error(ADDRESS_NOT_ALLOWED), { code: "ADDRESS_NOT_ALLOWED" })
+
+/** `Dns.lookup` that also refuses (as one error) any answer that is not a `publicAddress`. */
+const publicLookup: LookupFunction = (hostname, options, callback) =>
+  Dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error !== null) return callback(error, [])
+    if (addresses.length === 0 || !addresses.every(({ address }) => publicAddress(address))) {
+      return callback(notAllowed(), [])
+    }
+    if (options.all === true) return callback(null, addresses)
+    const [first] = addresses
+    return first === undefined ? callback(notAllowed(), []) : callback(null, first.address, first.family)
+  })
+
+/** Why a connection failed, in words that reveal nothing of what a name resolved to. */
+const connectionProblem = (error: Error & { readonly code?: unknown }): string => {
+  const code = typeof error.code === "string" ? error.code : ""
+  // The agent's own refusals carry the address and the name in their message: only their kind is told.
+  if (code === "ADDRESS_NOT_ALLOWED" || error.message.startsWith("DNS lookup ")) return ADDRESS_NOT_ALLOWED
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "cannot fetch it: its host name does not resolve"
+  if (/CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|ERR_SSL/.test(code)) {
+    return "cannot fetch it: its TLS certificate is not trusted"
+  }
+  return "cannot fetch it: the connection failed"
 }
 
 const maxAgeOf = (cacheControl: string): number | undefined => {
@@ -64,6 +121,9 @@ export class ClientMetadataFetch extends Effect.Service<ClientMetadataFetch>()("
       if (url.username !== "" || url.password !== "" || url.hash !== "") {
         return "a client_id URL carries neither credentials nor a fragment"
       }
+      // An IP literal is connected to without a lookup: judged here (the agent judges it too).
+      const literal = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname
+      if (!allowPrivate && ipaddr.isValid(literal) && !publicAddress(literal)) return ADDRESS_NOT_ALLOWED
       return undefined
     }
 
@@ -87,6 +147,8 @@ export class ClientMetadataFetch extends Effect.Service<ClientMetadataFetch>()("
           url,
           {
             agent: url.protocol === "https:" ? agents.https : agents.http,
+            // The agent checks what this lookup answers, after it has checked it against the rule above.
+            ...(allowPrivate ? {} : { lookup: publicLookup }),
             headers: { accept: "application/json", "user-agent": "podcast-platform-oauth" }
           },
           (response) => {
@@ -125,8 +187,8 @@ export class ClientMetadataFetch extends Effect.Service<ClientMetadataFetch>()("
             })
           }
         )
-        // The agent's refusals (a private address) arrive here too; their text names the address.
-        request.on("error", (error) => fail(`cannot fetch it: ${error.message}`))
+        // The refusals of an address arrive here too; their text would name the address.
+        request.on("error", (error) => fail(connectionProblem(error)))
         return Effect.sync(() => {
           settled = true
           clearTimeout(deadline)

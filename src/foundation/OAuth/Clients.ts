@@ -4,12 +4,14 @@
 // name themselves; confidential ones prove their secret with HTTP Basic, compared as hashes in
 // constant time).
 import { timingSafeEqual } from "node:crypto"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type { DatabaseUnavailable } from "../Domain/Errors.js"
+import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
 import { jsonTextProblem, parametersTextProblem } from "../Domain/Text.js"
 import { FoundationConfig } from "../FoundationConfig.js"
+import { RateLimiter } from "../Security/RateLimiter.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
 import { traced } from "../Traced.js"
 import { ClientMetadataFetch } from "./ClientMetadataFetch.js"
@@ -28,6 +30,19 @@ export const CLIENT_SECRET_PREFIX = "fcs_"
 const MAX_REDIRECT_URIS = 10
 const MAX_URI_LENGTH = 2000
 const MAX_CLIENT_NAME = 120
+
+/** How long a document that could not be had (or was refused) is answered from memory, not fetched again. */
+const FAILURE_MEMORY_MS = 30_000
+/** Failures remembered at most (the oldest are forgotten first). */
+const REMEMBERED_FAILURES = 1000
+
+/** A fetched metadata document that passed every check: what is stored for its client. */
+interface CheckedDocument {
+  readonly name: string | null
+  readonly redirectUris: ReadonlyArray<string>
+  readonly metadata: unknown
+  readonly cacheSeconds: number
+}
 
 /** Seconds a fetched metadata document is trusted: its own max-age, within a minute and a day. */
 const cacheSeconds = (maxAge: number | undefined, noStore: boolean) =>
@@ -77,7 +92,8 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
   effect: Effect.gen(function* () {
     const repo = yield* ClientRepo
     const fetcher = yield* ClientMetadataFetch
-    const { oauthAllowPrivateAddresses } = yield* FoundationConfig
+    const limiter = yield* RateLimiter
+    const { oauthAllowPrivateAddresses, oauthDocumentFetchRateLimit } = yield* FoundationConfig
 
     /** RFC 7591 registration: the client's id, and its secret shown this once. */
     const register = traced("Clients.register", (metadata: Readonly<Record<string, unknown>>) =>
@@ -134,8 +150,8 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
       })
     )
 
-    /** Fetches, checks and stores the client a metadata document describes. */
-    const fromDocument = (id: string) =>
+    /** Fetches a metadata document and checks it (nothing is stored here). */
+    const checkDocument = (id: string): Effect.Effect<CheckedDocument, InvalidClient> =>
       Effect.gen(function* () {
         const url = URL.parse(id)
         // A document URL names a document: it has a path (the CIMD draft requires one).
@@ -175,22 +191,69 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
         const redirectUris = yield* checkRedirectUris(fields.redirect_uris, (description) =>
           invalid(`is not acceptable: ${description}`)
         )
-        return yield* repo.saveDocument({
-          id,
+        return {
           name: clientName(fields.client_name),
           redirectUris,
           metadata: document,
           cacheSeconds: cacheSeconds(fetched.maxAgeSeconds, fetched.noStore)
-        })
+        } satisfies CheckedDocument
       })
+
+    // A URL a stranger names makes this server fetch it, so fetches are few: one at a time per URL
+    // (concurrent requests share it), a failure is remembered for a while (the requests in that
+    // while get the same answer without a fetch), and each fetch counts against the address of the
+    // request that started it. A success is stored (`saveDocument`) and found there next time.
+    const fetching = new Map<string, Deferred.Deferred<CheckedDocument, InvalidClient>>()
+    const failures = new Map<string, { readonly error: InvalidClient; readonly until: number }>()
+
+    const rememberFailure = (id: string, error: InvalidClient) =>
+      Effect.sync(() => {
+        const now = Date.now()
+        for (const [key, failure] of failures) {
+          if (failure.until <= now || failures.size >= REMEMBERED_FAILURES) failures.delete(key)
+          else break
+        }
+        failures.set(id, { error, until: now + FAILURE_MEMORY_MS })
+      })
+
+    /** The checked document at `id`: a remembered failure, the fetch under way, or a new fetch. */
+    const sharedDocument = (id: string, requester: string) =>
+      Effect.gen(function* () {
+        const remembered = failures.get(id)
+        if (remembered !== undefined && remembered.until > Date.now()) return yield* remembered.error
+        const underWay = fetching.get(id)
+        if (underWay !== undefined) return yield* Deferred.await(underWay)
+        yield* limiter.consume(`oauth-document-fetch:${requester}`, oauthDocumentFetchRateLimit)
+        // Another request may have started it while the limit was counted.
+        const started = fetching.get(id)
+        if (started !== undefined) return yield* Deferred.await(started)
+        const result = yield* Deferred.make<CheckedDocument, InvalidClient>()
+        fetching.set(id, result)
+        // Its own fiber: a request that goes away does not end the fetch the others wait for.
+        yield* Effect.forkDaemon(
+          Deferred.complete(
+            result,
+            Effect.tapError(checkDocument(id), (error) => rememberFailure(id, error))
+          ).pipe(Effect.ensuring(Effect.sync(() => fetching.delete(id))))
+        )
+        return yield* Deferred.await(result)
+      })
+
+    /** Fetches (or shares a fetch of), checks and stores the client a metadata document describes. */
+    const fromDocument = (id: string, requester: string) =>
+      Effect.flatMap(sharedDocument(id, requester), (checked) => repo.saveDocument({ id, ...checked }))
 
     /**
      * The client with this id: registered here, or described by the metadata document at this URL
-     * (fetched when no live copy is kept). Fails with InvalidClient, whose description says why.
+     * (fetched when no live copy is kept). Fails with InvalidClient, whose description says why, and
+     * with RateLimited when a fetch would be one too many for the `requester`'s address.
      */
     const resolve = traced(
       "Clients.resolve",
-      (id: string): Effect.Effect<OAuthClient, InvalidClient | DatabaseUnavailable> =>
+      (
+        id: string,
+        requester: string
+      ): Effect.Effect<OAuthClient, InvalidClient | RateLimited | DatabaseUnavailable> =>
         Effect.gen(function* () {
           if (id.length === 0 || id.length > MAX_CLIENT_ID_LENGTH) {
             return yield* new InvalidClient({
@@ -200,7 +263,7 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
           }
           const kept = yield* repo.findLive(id)
           if (Option.isSome(kept)) return kept.value
-          if (isDocumentId(id)) return yield* fromDocument(id)
+          if (isDocumentId(id)) return yield* fromDocument(id, requester)
           return yield* new InvalidClient({
             description: "The client_id is not one of this service's clients.",
             usedBasic: false
@@ -219,8 +282,9 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
       "Clients.authenticate",
       (
         authorization: string | undefined,
-        bodyClientId: string | undefined
-      ): Effect.Effect<OAuthClient, InvalidClient | InvalidRequest | DatabaseUnavailable> =>
+        bodyClientId: string | undefined,
+        requester: string
+      ): Effect.Effect<OAuthClient, InvalidClient | InvalidRequest | RateLimited | DatabaseUnavailable> =>
         Effect.gen(function* () {
           const basic = authorization === undefined ? undefined : parseBasic(authorization)
           // What the header decodes to is input like any other: no NUL, no lone surrogate.
@@ -239,7 +303,9 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
           if (authorization !== undefined) {
             if (basic === undefined) return yield* refused
             if (bodyClientId !== undefined && bodyClientId !== basic.id) return yield* refused
-            const client = yield* resolve(basic.id).pipe(Effect.catchTag("InvalidClient", () => refused))
+            const client = yield* resolve(basic.id, requester).pipe(
+              Effect.catchTag("InvalidClient", () => refused)
+            )
             if (client.tokenEndpointAuthMethod !== "client_secret_basic" || client.secretHash === null) {
               return yield* refused
             }
@@ -249,7 +315,9 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
             return client
           }
           if (bodyClientId === undefined) return yield* refused
-          const client = yield* resolve(bodyClientId).pipe(Effect.catchTag("InvalidClient", () => refused))
+          const client = yield* resolve(bodyClientId, requester).pipe(
+            Effect.catchTag("InvalidClient", () => refused)
+          )
           if (client.tokenEndpointAuthMethod !== "none") return yield* refused
           return client
         })

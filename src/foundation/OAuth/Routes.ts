@@ -208,7 +208,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
     const authorizeGet = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const url = new URL(request.url, issuer)
-      const checked = yield* requests.check([...url.searchParams])
+      const checked = yield* requests.check([...url.searchParams], (yield* clientInfo(addresses)).address)
       const session = yield* authenticator.pageSession(request)
       // No session: sign in first, then come back to this very request.
       if (Option.isNone(session)) return seeOther(signInPath(`${url.pathname}${url.search}`))
@@ -245,7 +245,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
           "This consent form does not belong to your session or was changed. Start again from the app."
         )
       }
-      const checked = yield* requests.check(carried)
+      const checked = yield* requests.check(carried, (yield* clientInfo(addresses)).address)
       const state = checked.state === null ? [] : [["state", checked.state] as const]
       const decision = params.get("decision")
       if (decision === "deny") {
@@ -339,11 +339,12 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
       const authorization = request.headers.authorization
       // 60 requests a minute per client (extensions §8), counted before authentication so a client's
       // secret cannot be guessed at speed; requests naming no client count against their address.
+      const requester = (yield* clientInfo(addresses)).address
       const claimed =
         (authorization === undefined ? params.get("client_id") : parseBasic(authorization)?.id) ??
-        `address:${(yield* clientInfo(addresses)).address}`
+        `address:${requester}`
       yield* limiter.consume(`oauth-token:${hashSecret(claimed)}`, config.oauthTokenRateLimit)
-      const client = yield* clients.authenticate(authorization, params.get("client_id"))
+      const client = yield* clients.authenticate(authorization, params.get("client_id"), requester)
       const grantType = yield* required(params, "grant_type")
       if (grantType === "authorization_code") {
         const issued = yield* server.exchangeCode(client, {
@@ -370,7 +371,11 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
     const revoke = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const params = yield* tokenRequestParameters
-      const client = yield* clients.authenticate(request.headers.authorization, params.get("client_id"))
+      const client = yield* clients.authenticate(
+        request.headers.authorization,
+        params.get("client_id"),
+        (yield* clientInfo(addresses)).address
+      )
       yield* server.revoke(client, yield* required(params, "token"))
       // RFC 7009 §2.2: 200 whether or not the token was known.
       return HttpServerResponse.empty({

@@ -1,8 +1,9 @@
 // The catalog compiler: feed + transcripts + docs → one verified, content-hashed snapshot folder,
 // as a pipeline of steps with one job each: read the feed and its items' files (ReadFeed, ReadItem,
 // ReadDocs), compile the records (CompileRecords), build the indexes (Indexes), stage the search
-// files (StageSearchFiles), write (WriteSnapshot, MakeManifest). Every input problem becomes a
-// BuildError naming the file (and line and item where known) before anything is written.
+// files (StageSearchFiles) and the JSON Schemas (StageSchemas), write (WriteSnapshot, MakeManifest).
+// Every input problem becomes a BuildError naming the file (and line and item where known) before
+// anything is written.
 import { resolve } from "node:path"
 import * as Effect from "effect/Effect"
 import type { BuildError } from "./BuildError.js"
@@ -13,6 +14,7 @@ import { readDocs } from "./ReadDocs.js"
 import { identifyItems, readFeed } from "./ReadFeed.js"
 import { readItem } from "./ReadItem.js"
 import { stageSnapshot } from "./SnapshotWriter.js"
+import { stageSchemas } from "./StageSchemas.js"
 import { stageSearchFiles } from "./StageSearchFiles.js"
 import { writeSnapshot } from "./WriteSnapshot.js"
 
@@ -21,8 +23,6 @@ export interface BuildOptions {
   /** Folder of Markdown documentation pages, or undefined for none. */
   readonly docs: string | undefined
   readonly out: string
-  /** The public URL of the API, for the absolute links in records. */
-  readonly baseUrl: string
   /** Seconds since the epoch to record as `builtAt`; else the newest episode's date. */
   readonly sourceDateEpoch: number | undefined
   readonly progress: (message: string) => void
@@ -68,7 +68,7 @@ export const buildCatalog = (options: BuildOptions): Effect.Effect<BuildSummary,
     const docs = options.docs === undefined ? [] : yield* readDocs(options.docs)
 
     const staged = stageSnapshot(resolve(options.out))
-    const records = yield* compileRecords(feedFile, feed.channel, read, staged, options.baseUrl)
+    const records = yield* compileRecords(feedFile, feed.channel, read, staged)
     options.progress(
       `built ${records.episodes.length} episodes and ${records.transcripts.length} transcripts in ${seconds(started)} s; indexing`
     )
@@ -77,15 +77,16 @@ export const buildCatalog = (options: BuildOptions): Effect.Effect<BuildSummary,
       buildIndexes(records.episodes, records.transcripts, docs, options.progress)
     )
     const searchFiles = stageSearchFiles(staged, indexes, records.episodes, docs)
+    const schemas = stageSchemas(staged)
     const paragraphs = indexes.searchData.statistics.paragraphs
 
     options.progress(`indexed in ${seconds(started)} s; writing`)
     const { manifest, written } = yield* writeSnapshot(staged, options.out, options.progress, (written) =>
       makeManifest({
-        baseUrl: options.baseUrl,
         sourceDateEpoch: options.sourceDateEpoch,
         records,
         searchFiles,
+        schemas,
         paragraphs,
         docs: docs.length,
         written

@@ -25,8 +25,7 @@ export const compileRecords = (
   feedFile: string,
   channel: FeedChannel,
   items: ReadonlyArray<ReadItem>,
-  staged: StagedSnapshot,
-  baseUrl: string
+  staged: StagedSnapshot
 ): Effect.Effect<CompiledRecords, BuildError> =>
   Effect.gen(function* () {
     const episodes: Array<Episode> = []
@@ -37,8 +36,7 @@ export const compileRecords = (
       const inItem = { file: feedFile, line: source.item.line, item: source.item.title }
       const built = yield* Effect.try({
         try: () => {
-          const record =
-            transcript === undefined ? undefined : makeTranscript(channel, source, transcript, baseUrl)
+          const record = transcript === undefined ? undefined : makeTranscript(channel, source, transcript)
           const path =
             record === undefined
               ? undefined
@@ -47,7 +45,7 @@ export const compileRecords = (
                   record.slug,
                   encodeJson(TranscriptDetail, new TranscriptDetail({ data: record, schemaVersion: "1" }))
                 )
-          const episode = makeEpisode(channel, source, record && path ? { record, path } : undefined, baseUrl)
+          const episode = makeEpisode(channel, source, record && path ? { record, path } : undefined)
           return { record, path, episode }
         },
         catch: (error) =>

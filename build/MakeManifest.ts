@@ -1,18 +1,24 @@
 // The snapshot's manifest: every written file with its hash and size, where each record, index
 // chunk and collection is, and the counts. Its id is the hash of the content, so the same input
 // gives the same id.
-import { SnapshotCounts, SnapshotFile, SnapshotManifest } from "../src/catalog/domain/Manifest.js"
+import {
+  SnapshotCounts,
+  SnapshotFile,
+  SnapshotManifest,
+  type SnapshotSchemas,
+  snapshotFormatVersion
+} from "../src/catalog/domain/Manifest.js"
 import type { CompiledRecords } from "./CompileRecords.js"
 import { sha256Hex } from "./Records.js"
 import type { SnapshotEntry } from "./SnapshotWriter.js"
 import type { StagedSearchFiles } from "./StageSearchFiles.js"
 
 export interface ManifestInput {
-  readonly baseUrl: string
   /** Seconds since the epoch to record as `builtAt`; else the newest episode's date. */
   readonly sourceDateEpoch: number | undefined
   readonly records: CompiledRecords
   readonly searchFiles: StagedSearchFiles
+  readonly schemas: SnapshotSchemas
   readonly paragraphs: number
   readonly docs: number
   /** The written files' table. */
@@ -24,10 +30,10 @@ export const wordsOf = (records: CompiledRecords) =>
   records.transcripts.reduce((sum, transcript) => sum + transcript.source.wordCount, 0)
 
 export const makeManifest = ({
-  baseUrl,
   sourceDateEpoch,
   records,
   searchFiles,
+  schemas,
   paragraphs,
   docs,
   written
@@ -39,10 +45,10 @@ export const makeManifest = ({
   )
   const { indexes } = searchFiles
   return new SnapshotManifest({
-    id: sha256Hex(JSON.stringify({ builtAt, baseUrl, files: written })),
+    id: sha256Hex(JSON.stringify({ builtAt, files: written })),
     builtAt,
+    formatVersion: snapshotFormatVersion,
     schemaVersion: "1",
-    baseUrl,
     episodes: records.episodePaths,
     transcripts: records.transcriptPaths,
     index: [...indexes.episodes, ...indexes.paragraphs, ...indexes.docs].map(([, path]) => path),
@@ -55,6 +61,7 @@ export const makeManifest = ({
       words: wordsOf(records),
       docs
     }),
+    schemas,
     files
   })
 }

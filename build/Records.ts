@@ -2,6 +2,7 @@
 // Transcript, built with their Schema classes so that a record that breaks the contract stops the
 // build here instead of reaching a client.
 import { createHash } from "node:crypto"
+import { apiPaths } from "../src/catalog/domain/ApiPaths.js"
 import {
   Audio,
   type Chapter,
@@ -30,15 +31,6 @@ const countWords = (text: string): number => {
   return trimmed === "" ? 0 : trimmed.split(/\s+/).length
 }
 
-/** The public URLs of this API, for the links records carry. */
-export const apiLinks = (baseUrl: string) => {
-  const base = baseUrl.replace(/\/+$/, "")
-  return {
-    episode: (slug: string) => `${base}/v1/episodes/${encodeURIComponent(slug)}`,
-    transcript: (slug: string) => `${base}/v1/transcripts/${encodeURIComponent(slug)}`
-  }
-}
-
 export interface EpisodeSource {
   readonly item: FeedItem
   readonly identity: EpisodeIdentity
@@ -61,23 +53,23 @@ const platformLinks = (channel: FeedChannel, item: FeedItem): PlatformLinks => {
   return new PlatformLinks({ official: channel.link, ...found })
 }
 
-/** The links of an episode; `transcript` only when the episode has one. */
+/**
+ * The links of an episode; `transcript` only when the episode has one. Links to this API are
+ * relative to the snapshot's root: the snapshot names no origin (see ApiPaths.ts).
+ */
 export const episodeLinks = (
   channel: FeedChannel,
   item: FeedItem,
   slug: string,
-  baseUrl: string,
   hasTranscript: boolean
-): EpisodeLinks => {
-  const api = apiLinks(baseUrl)
-  return new EpisodeLinks({
-    api: api.episode(slug),
+): EpisodeLinks =>
+  new EpisodeLinks({
+    api: apiPaths.episode(slug),
     audio: item.enclosure.url,
     official: item.link ?? channel.link,
-    ...(hasTranscript ? { transcript: api.transcript(slug) } : {}),
+    ...(hasTranscript ? { transcript: apiPaths.transcript(slug) } : {}),
     web: channel.link
   })
-}
 
 export interface TranscriptInput {
   readonly parsed: ParsedTranscript
@@ -89,8 +81,7 @@ export interface TranscriptInput {
 export const makeTranscript = (
   channel: FeedChannel,
   source: EpisodeSource,
-  input: TranscriptInput,
-  baseUrl: string
+  input: TranscriptInput
 ): Transcript => {
   const { item, identity } = source
   const paragraphs = input.parsed.paragraphs.map(
@@ -124,7 +115,7 @@ export const makeTranscript = (
         session: identity.session,
         episodeNumber: identity.episodeNumber,
         publishedAt: item.publishedAt.toISOString(),
-        links: episodeLinks(channel, item, identity.slug, baseUrl, true)
+        links: episodeLinks(channel, item, identity.slug, true)
       })
     }
   })
@@ -133,8 +124,7 @@ export const makeTranscript = (
 export const makeEpisode = (
   channel: FeedChannel,
   source: EpisodeSource,
-  transcript: { readonly record: Transcript; readonly path: string } | undefined,
-  baseUrl: string
+  transcript: { readonly record: Transcript; readonly path: string } | undefined
 ): Episode => {
   const { item, identity } = source
   const officialPage = item.link ?? channel.link
@@ -159,7 +149,7 @@ export const makeEpisode = (
     people: item.people.map(
       (person) => new Person({ name: person.name, role: person.role, url: person.href ?? officialPage })
     ),
-    links: episodeLinks(channel, item, identity.slug, baseUrl, transcript !== undefined),
+    links: episodeLinks(channel, item, identity.slug, transcript !== undefined),
     audio: new Audio({
       url: item.enclosure.url,
       mimeType: item.enclosure.type,

@@ -1,5 +1,6 @@
 // `npm run build:catalog -- [--feed content/feed.xml] [--docs content/docs] [--out dist/catalog]
-// [--base-url http://127.0.0.1:8080] [--if-stale]`: compiles the catalog snapshot. With --if-stale
+// [--if-stale]`: compiles the catalog snapshot (it names no origin: links to the API in it are
+// relative to its root, and each instance answers with its own PUBLIC_ORIGIN). With --if-stale
 // (what `npm start` uses) it builds only when the snapshot is missing or older than its sources:
 // the content and the build step's own code.
 import { existsSync, readdirSync, statSync } from "node:fs"
@@ -12,7 +13,6 @@ const { values } = parseArgs({
     feed: { type: "string", default: "content/feed.xml" },
     docs: { type: "string" },
     out: { type: "string" },
-    "base-url": { type: "string" },
     "if-stale": { type: "boolean", default: false },
     quiet: { type: "boolean", default: false }
   },
@@ -24,7 +24,6 @@ const out = values.out ?? process.env.CATALOG_DIR ?? "dist/catalog"
 // every snapshot, whichever feed it is built from; the summary says where they came from.
 const defaultDocs = "content/docs"
 const docs = values.docs ?? (existsSync(defaultDocs) ? defaultDocs : undefined)
-const baseUrl = values["base-url"] ?? process.env.CATALOG_PUBLIC_URL ?? "http://127.0.0.1:8080"
 const epochText = process.env.SOURCE_DATE_EPOCH
 const sourceDateEpoch = epochText === undefined || epochText === "" ? undefined : Number(epochText)
 if (sourceDateEpoch !== undefined && !Number.isInteger(sourceDateEpoch)) {
@@ -80,7 +79,7 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const { buildCatalog } = await import("./BuildCatalog.js")
 const Effect = await import("effect/Effect")
 
-const program = buildCatalog({ feed: values.feed, docs, out, baseUrl, sourceDateEpoch, progress }).pipe(
+const program = buildCatalog({ feed: values.feed, docs, out, sourceDateEpoch, progress }).pipe(
   Effect.match({
     onFailure: (error) => {
       console.error(`catalog build failed: ${error.message}`)

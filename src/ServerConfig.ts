@@ -4,6 +4,7 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { hostConfig, originConfig, portConfig } from "./http/PublicOrigin.js"
 
 export interface ServerSettings {
   readonly host: string
@@ -35,9 +36,10 @@ export interface ServerSettings {
   /** Once the listener closes: how long requests received may take to finish before connections are cut. */
   readonly shutdownGraceMs: number
   /**
-   * The origin people and clients use to reach the service (PUBLIC_ORIGIN): session writes must carry
-   * it, mailed links start with it, and it is the OAuth issuer and the base of every protected
-   * resource's identifier.
+   * The origin people and clients use to reach the service (PUBLIC_ORIGIN, by default
+   * `http://HOST:PORT`): session writes must carry it, mailed links and every link the catalog
+   * answers start with it, and it is the OAuth issuer and the base of every protected resource's
+   * identifier.
    */
   readonly publicOrigin: string
 }
@@ -51,31 +53,9 @@ const milliseconds = (name: string, fallback: number, min: number, max: number) 
     Config.withDefault(fallback)
   )
 
-/** PUBLIC_ORIGIN: an origin (scheme, host, optional port, nothing else). */
-const originConfig = (name: string) =>
-  Config.string(name).pipe(
-    Config.validate({
-      message: `${name} must be an origin such as https://example.com (scheme, host, optional port, no path)`,
-      validation: (value) => {
-        try {
-          const url = new URL(value)
-          return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value
-        } catch {
-          return false
-        }
-      }
-    })
-  )
-
-// Config.port refuses 0, which tests use to get a free port.
-const portConfig = Config.integer("PORT").pipe(
-  Config.validate({ message: "PORT must be between 0 and 65535", validation: (n) => n >= 0 && n <= 65535 }),
-  Config.withDefault(8080)
-)
-
-const settingsConfig = (port: number): Config.Config<ServerSettings> =>
+const settingsConfig = (host: string, port: number): Config.Config<ServerSettings> =>
   Config.all({
-    host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+    host: Config.succeed(host),
     port: Config.succeed(port),
     catalogEnabled: Config.boolean("CATALOG_ENABLED").pipe(Config.withDefault(true)),
     foundationEnabled: Config.boolean("FOUNDATION_ENABLED").pipe(Config.withDefault(true)),
@@ -95,7 +75,7 @@ const settingsConfig = (port: number): Config.Config<ServerSettings> =>
     streamTimeoutMs: milliseconds("HTTP_STREAM_TIMEOUT_MS", 300_000, 100, 86_400_000),
     drainDelayMs: milliseconds("SHUTDOWN_DRAIN_DELAY_MS", 5_000, 0, 600_000),
     shutdownGraceMs: milliseconds("SHUTDOWN_GRACE_MS", 20_000, 0, 600_000),
-    publicOrigin: originConfig("PUBLIC_ORIGIN").pipe(Config.withDefault(`http://127.0.0.1:${port}`))
+    publicOrigin: originConfig
   }).pipe(
     // Node refuses a headers timeout longer than the whole request's.
     Config.validate({
@@ -104,10 +84,10 @@ const settingsConfig = (port: number): Config.Config<ServerSettings> =>
     })
   )
 
-/** The settings, read once; PUBLIC_ORIGIN defaults to loopback on PORT. */
+/** The settings, read once; PUBLIC_ORIGIN defaults to `http://HOST:PORT`. */
 export const readServerSettings: Effect.Effect<ServerSettings, ConfigError.ConfigError> = Effect.flatMap(
-  portConfig,
-  settingsConfig
+  Config.all([hostConfig, portConfig]),
+  ([host, port]) => settingsConfig(host, port)
 )
 
 export class ServerConfig extends Context.Tag("ServerConfig")<ServerConfig, ServerSettings>() {

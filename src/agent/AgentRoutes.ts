@@ -9,7 +9,6 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import { Catalog } from "../catalog/Catalog.js"
 import { CatalogAdmission } from "../catalog/CatalogAdmission.js"
 import { CatalogConfig } from "../catalog/CatalogConfig.js"
 import { CatalogReads } from "../catalog/CatalogReads.js"
@@ -34,7 +33,6 @@ const instructions =
 
 const AgentMcpRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
-    const catalog = yield* Catalog
     const reads = yield* CatalogReads
     const config = yield* CatalogConfig
     const admission = yield* CatalogAdmission
@@ -44,7 +42,7 @@ const AgentMcpRoutes = HttpLayerRouter.use((router) =>
     const runtime = yield* Effect.runtime<never>()
     const access = makeMcpAccess({
       listenHost: config.listenHost,
-      publicUrl: catalog.manifest.baseUrl,
+      publicUrl: config.publicOrigin,
       // The service's public origin is where agents are told to connect (the resource identifier).
       allowedHosts: [...config.mcpAllowedHosts, new URL(resource.resource).host],
       allowedOrigins: config.mcpAllowedOrigins

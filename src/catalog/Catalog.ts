@@ -17,6 +17,7 @@ import { EpisodeCollection, SearchData } from "./domain/SearchData.js"
 import type { Transcript } from "./domain/Transcript.js"
 import type { DocIndex, EpisodeIndex, ParagraphIndex } from "./SearchOptions.js"
 import { CatalogLoadError } from "./snapshot/CatalogLoadError.js"
+import { withOrigin } from "./snapshot/OriginBytes.js"
 import { prepareResponses } from "./snapshot/PreparedResponses.js"
 import { readManifest } from "./snapshot/ReadManifest.js"
 import { importSearchIndexes } from "./snapshot/SearchIndexes.js"
@@ -29,6 +30,8 @@ export type { ParagraphRecord, TranscriptRecord } from "./snapshot/TranscriptRec
 
 export interface CatalogService {
   readonly directory: string
+  /** The origin this instance answers from (PUBLIC_ORIGIN): the start of every link it answers. */
+  readonly origin: string
   readonly manifest: SnapshotManifest
   /** Every episode, newest first. */
   readonly episodes: ReadonlyArray<Episode>
@@ -84,26 +87,32 @@ const step = <A>(name: string, given: string, run: () => A): Effect.Effect<A, Ca
           })
   }).pipe(Effect.withSpan(name))
 
-/** Reads and verifies a snapshot folder, refusing one that is missing, incomplete or corrupt. */
-export const loadSnapshot = Effect.fn("Catalog.load")(function* (given: string) {
+/**
+ * Reads and verifies a snapshot folder, refusing one that is missing, incomplete or corrupt; what it
+ * answers links to this API on `origin`.
+ */
+export const loadSnapshot = Effect.fn("Catalog.load")(function* (given: string, origin: string) {
   const directory = resolve(given)
   const manifestFile = yield* step("Catalog.readManifest", given, () => readManifest(directory))
   const { manifest } = manifestFile
   const files = yield* step("Catalog.verifyFiles", given, () => readVerifiedFiles(directory, manifest))
   const responses = yield* step("Catalog.prepareResponses", given, () =>
-    prepareResponses(directory, manifestFile, files)
+    prepareResponses(directory, manifestFile, files, origin)
   )
   const { episodes, searchData, docs } = yield* step("Catalog.decodeCollections", given, () => ({
-    episodes: files.decode(EpisodeCollection, manifest.collections.episodes).data,
+    episodes: files.decode(EpisodeCollection, manifest.collections.episodes, (bytes) =>
+      withOrigin(bytes, origin)
+    ).data,
     searchData: files.decode(SearchData, manifest.collections.searchData),
     docs: files.decode(DocCollection, manifest.collections.docs).data
   }))
-  const transcripts = makeTranscriptRecords(manifest, files)
+  const transcripts = makeTranscriptRecords(manifest, files, origin)
   const indexes = yield* step("Catalog.importIndexes", given, () => importSearchIndexes(manifest, files))
   const episodesBySlug = new Map(episodes.map((episode) => [episode.slug, episode]))
 
   const service: CatalogService = {
     directory,
+    origin,
     manifest,
     episodes,
     episode: (slug) => episodesBySlug.get(slug),
@@ -139,5 +148,5 @@ export const loadSnapshot = Effect.fn("Catalog.load")(function* (given: string) 
 /** Loads the snapshot; its `warmUp` is run once the server listens (see CatalogRoutes.ts). */
 export const CatalogLive = Layer.effect(
   Catalog,
-  Effect.flatMap(CatalogConfig, (config) => loadSnapshot(config.directory))
+  Effect.flatMap(CatalogConfig, (config) => loadSnapshot(config.directory, config.publicOrigin))
 )

@@ -4,6 +4,7 @@ import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import { hostConfig, originConfig } from "../http/PublicOrigin.js"
 import { defaultRateLimitPerMinute } from "./CatalogLimits.js"
 
 export interface CatalogSettings {
@@ -15,7 +16,7 @@ export interface CatalogSettings {
   readonly cursorSecret: Option.Option<Redacted.Redacted>
   /** Origins allowed to call /mcp from a browser, besides requests without an Origin. */
   readonly mcpAllowedOrigins: ReadonlyArray<string>
-  /** Host names allowed in the Host header of /mcp requests, besides loopback names, HOST and the public URL's. */
+  /** Host names allowed in the Host header of /mcp requests, besides loopback names, HOST and PUBLIC_ORIGIN's. */
   readonly mcpAllowedHosts: ReadonlyArray<string>
   /**
    * The address the server listens on (HOST), read here too because features do not import the
@@ -24,6 +25,11 @@ export interface CatalogSettings {
   readonly listenHost: string
   /** Answer hot reads before the Effect router (off only to compare the two paths). */
   readonly fastPath: boolean
+  /**
+   * The origin this instance serves (PUBLIC_ORIGIN, by default `http://HOST:PORT`): every link the
+   * catalog answers starts with it. The snapshot itself names no origin, so one folder serves many.
+   */
+  readonly publicOrigin: string
 }
 
 export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all({
@@ -35,8 +41,9 @@ export const catalogSettingsConfig: Config.Config<CatalogSettings> = Config.all(
   cursorSecret: Config.option(Config.redacted("CATALOG_CURSOR_SECRET")),
   mcpAllowedOrigins: Config.array(Config.string(), "MCP_ALLOWED_ORIGINS").pipe(Config.withDefault([])),
   mcpAllowedHosts: Config.array(Config.string(), "MCP_ALLOWED_HOSTS").pipe(Config.withDefault([])),
-  listenHost: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  fastPath: Config.boolean("CATALOG_FAST_PATH").pipe(Config.withDefault(true))
+  listenHost: hostConfig,
+  fastPath: Config.boolean("CATALOG_FAST_PATH").pipe(Config.withDefault(true)),
+  publicOrigin: originConfig
 })
 
 export class CatalogConfig extends Context.Tag("CatalogConfig")<CatalogConfig, CatalogSettings>() {

@@ -42,7 +42,7 @@ export const FoundationApi = HttpApi.make("foundation")
       description:
         "Accounts, organizations, memberships, invitations, profile and organization API tokens. " +
         "Every error uses one envelope: { defined, code, status, message, data? }.",
-      // Paths carry the /api/v1 prefix, so the server is the service's own origin.
+      // Paths carry the /api/v1 prefix: the reference page calls its own origin; /openapi.json names PUBLIC_ORIGIN.
       servers: [{ url: "/", description: "This service" }],
       override: { openapi: "3.1.1" },
       // Reads the endpoints' middleware, so it refers to the finished API (called when the document is built).

@@ -15,9 +15,15 @@ import { type PreparedResponse, prepareJson, variant } from "./PreparedResponse.
 
 export const openApiCacheControl = "public, max-age=3600"
 
+/** The OpenAPI document of `api`, its one server the origin the service answers from. */
 export const openApiResponse = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>
-): PreparedResponse => prepareJson(JSON.stringify(OpenApi.fromApi(api)), openApiCacheControl)
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  origin: string
+): PreparedResponse =>
+  prepareJson(
+    JSON.stringify({ ...OpenApi.fromApi(api), servers: [{ url: origin, description: "This service" }] }),
+    openApiCacheControl
+  )
 
 /**
  * Scalar's settings beyond the ones @effect/platform types (Scalar 1.39 reads them from the same

@@ -163,8 +163,8 @@ const compressFrom = 1024
  * A prepared JSON response computed at request time (lists, searches): compressed once with fast
  * settings, so that the same answer, cached, can be served and revalidated many times.
  */
-export const prepareJson = (json: string, cacheControl: string): PreparedResponse => {
-  const body = Buffer.from(json, "utf8")
+export const prepareJson = (json: string | Buffer, cacheControl: string): PreparedResponse => {
+  const body = typeof json === "string" ? Buffer.from(json, "utf8") : json
   if (body.byteLength < compressFrom) {
     return { contentType: "application/json", cacheControl, variants: { identity: variant(body) } }
   }

@@ -22,7 +22,6 @@ const options = (
   feed: paths.feed,
   docs: paths.docs,
   out: paths.out,
-  baseUrl: "https://catalog.example",
   sourceDateEpoch: undefined,
   progress: () => {},
   ...overrides
@@ -134,10 +133,10 @@ describe("a successful build", () => {
         { name: "Tom Reyes", role: "guest", url: "https://fixture.example/people/tom" }
       ],
       links: {
-        api: "https://catalog.example/v1/episodes/4",
+        api: "v1/episodes/4",
         audio: "https://cdn.fixture.example/0.mp3",
         official: "https://fixture.example/episodes/4",
-        transcript: "https://catalog.example/v1/transcripts/4",
+        transcript: "v1/transcripts/4",
         web: "https://fixture.example"
       },
       audio: {

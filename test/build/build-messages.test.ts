@@ -21,7 +21,6 @@ const failureOn = (feed: string) =>
         feed: fixture.feed,
         docs: fixture.docs,
         out: fixture.out,
-        baseUrl: "https://catalog.example",
         sourceDateEpoch: undefined,
         progress: () => {}
       })
@@ -107,7 +106,7 @@ describe("the command line and the documentation pages", () => {
     const fixture = writeFixturePodcast()
     const result = build(repository, ["--feed", fixture.feed, "--out", fixture.out])
     expect(result.status).toBe(0)
-    expect(result.stderr).toMatch(/docs\s+6 pages from content\/docs/)
+    expect(result.stderr).toMatch(/docs\s+7 pages from content\/docs/)
   })
 
   it("says that a snapshot has no pages and how to give them when there is no docs folder", {

@@ -10,7 +10,7 @@ import * as Tracer from "effect/Tracer"
 import { Catalog, loadSnapshot } from "../../src/catalog/Catalog.js"
 import { CatalogConfig } from "../../src/catalog/CatalogConfig.js"
 import { Search, SearchLive } from "../../src/catalog/Search.js"
-import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
+import { buildFixtureSnapshot, fixtureOrigin } from "../support/CatalogTestServer.js"
 
 interface RecordedSpan {
   readonly name: string
@@ -40,7 +40,7 @@ describe("the catalog in a trace", () => {
   it.effect("loading a snapshot is a Catalog.load span with a span for each step", () =>
     Effect.gen(function* () {
       const directory = yield* buildFixtureSnapshot()
-      const { result: catalog, spans } = yield* traced(loadSnapshot(directory))
+      const { result: catalog, spans } = yield* traced(loadSnapshot(directory, fixtureOrigin))
       expect(catalog.episodes.length).toBeGreaterThan(0)
       expect(spans).toEqual([
         { name: "Catalog.load", parent: undefined },
@@ -55,7 +55,7 @@ describe("the catalog in a trace", () => {
 
   it.effect("making the searches is a Search.make span; a search itself adds none", () =>
     Effect.gen(function* () {
-      const catalog = yield* loadSnapshot(yield* buildFixtureSnapshot())
+      const catalog = yield* loadSnapshot(yield* buildFixtureSnapshot(), fixtureOrigin)
       const searchLayer = SearchLive.pipe(
         Layer.provide([
           Layer.succeed(Catalog, catalog),

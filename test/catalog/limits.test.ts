@@ -22,6 +22,7 @@ import {
   questionLengthBounds,
   sessionBounds
 } from "../../src/catalog/CatalogLimits.js"
+import { candidateLimit } from "../../src/catalog/search/ParagraphRanking.js"
 import { noteTextBounds } from "../../src/foundation/Notes/Note.js"
 
 const docs = join(import.meta.dirname, "../../content/docs")
@@ -72,6 +73,9 @@ const statements: Record<string, ReadonlyArray<string>> = {
     `A body that declares more than ${kib(maxMcpBodyBytes)} is 413`,
     `(${noteTextBounds.minimum} to ${noteTextBounds.maximum} characters, on an episode`,
     `${rate} by default (\`CATALOG_RATE_LIMIT\`)`
+  ],
+  "snapshot.md": [
+    `(at most ${maxSearchResults}, or ${candidateLimit(1)} with a \`session\` filter), the first ${maxSearchResults} in the session kept`
   ],
   "rpc-and-ask.md": [
     `\`question\` ${question.minimum}..${question.maximum} characters, \`limit\` ${ask.minimum}..${ask.maximum} (default ${ask.default})`,

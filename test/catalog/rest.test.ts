@@ -1,12 +1,13 @@
 // The catalog's REST contract through the real server: every route, its caching rules, its bounds
 // and its errors, in the one envelope.
+import { createHash } from "node:crypto"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type { EpisodePage, Health, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
 import type { EpisodeDetail } from "../../src/catalog/domain/Episode.js"
 import { ServerAddress } from "../../src/http/NodeServer.js"
-import { catalogTestServer, FixtureSnapshot } from "../support/CatalogTestServer.js"
+import { catalogTestServer, FixtureSnapshot, fixtureOrigin } from "../support/CatalogTestServer.js"
 import { request, type TestResponse } from "../support/TestServer.js"
 
 type Page = typeof EpisodePage.Encoded
@@ -209,20 +210,42 @@ describe("the catalog REST API", () => {
     })
 
     describe("episode detail", () => {
-      it.effect("answers the snapshot's bytes with a strong ETag and the detail Cache-Control", () =>
-        Effect.gen(function* () {
-          const snapshot = yield* FixtureSnapshot
-          const response = yield* rawGet("/v1/episodes/4")
-          const path = snapshot.manifest.episodes["4"] as string
-          expect(response.status).toBe(200)
-          expect(response.body.equals(snapshot.file(path))).toBe(true)
-          expect(response.headers.etag).toBe(`"${snapshot.manifest.files[path]?.sha256.slice(0, 32)}"`)
-          expect(response.headers["cache-control"]).toBe("public, max-age=300, stale-while-revalidate=86400")
-          expect(response.headers.vary).toBe("Accept-Encoding")
-          const detail = JSON.parse(response.body.toString()) as typeof EpisodeDetail.Encoded
-          expect(detail.schemaVersion).toBe("1")
-          expect(detail.data.slug).toBe("4")
-        })
+      it.effect(
+        "answers the snapshot's record with its links on the origin, a strong ETag and the detail Cache-Control",
+        () =>
+          Effect.gen(function* () {
+            const snapshot = yield* FixtureSnapshot
+            const response = yield* rawGet("/v1/episodes/4")
+            const path = snapshot.manifest.episodes["4"] as string
+            expect(response.status).toBe(200)
+            const stored = JSON.parse(snapshot.file(path).toString("utf8")) as typeof EpisodeDetail.Encoded
+            expect(stored.data.links.api).toBe("v1/episodes/4")
+            expect(JSON.parse(response.body.toString("utf8"))).toEqual({
+              ...stored,
+              data: {
+                ...stored.data,
+                links: {
+                  ...stored.data.links,
+                  api: `${fixtureOrigin}/v1/episodes/4`,
+                  transcript: `${fixtureOrigin}/v1/transcripts/4`
+                }
+              }
+            })
+            // Only the links differ from the file: the rest is its bytes.
+            expect(response.body.byteLength).toBe(
+              snapshot.file(path).byteLength + 2 * (fixtureOrigin.length + 1)
+            )
+            expect(response.headers.etag).toBe(
+              `"${createHash("sha256").update(response.body).digest("hex").slice(0, 32)}"`
+            )
+            expect(response.headers["cache-control"]).toBe(
+              "public, max-age=300, stale-while-revalidate=86400"
+            )
+            expect(response.headers.vary).toBe("Accept-Encoding")
+            const detail = JSON.parse(response.body.toString()) as typeof EpisodeDetail.Encoded
+            expect(detail.schemaVersion).toBe("1")
+            expect(detail.data.slug).toBe("4")
+          })
       )
 
       it.effect("sends the precompressed copies with their own ETags", () =>
@@ -291,7 +314,9 @@ describe("the catalog REST API", () => {
         Effect.gen(function* () {
           const snapshot = yield* FixtureSnapshot
           const response = yield* rawGet("/v1/transcripts/2")
-          expect(response.body.equals(snapshot.file(snapshot.manifest.transcripts["2"] as string))).toBe(true)
+          const stored = snapshot.file(snapshot.manifest.transcripts["2"] as string).toString("utf8")
+          expect(stored).toContain('"api":"v1/episodes/2"')
+          expect(response.body.toString("utf8")).toBe(stored.replaceAll('":"v1/', `":"${fixtureOrigin}/v1/`))
           const missing = yield* request("/v1/transcripts/-1")
           envelope(missing, 404, "NOT_FOUND")
           expect((missing.json as { message: string }).message).toContain("no local transcript")

@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { loadSnapshot } from "../../src/catalog/Catalog.js"
-import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
+import { buildFixtureSnapshot, fixtureOrigin } from "../support/CatalogTestServer.js"
 import { tempDir } from "../support/TempDir.js"
 
 /** A private copy of a freshly built snapshot that a test may damage. */
@@ -21,7 +21,7 @@ describe("loading a snapshot", () => {
   it.effect("loads a good snapshot with everything the manifest names", () =>
     Effect.gen(function* () {
       const { directory } = yield* damageable
-      const catalog = yield* loadSnapshot(directory)
+      const catalog = yield* loadSnapshot(directory, fixtureOrigin)
       expect(catalog.episodes).toHaveLength(6)
       expect(catalog.episodeResponse("4")).toBeDefined()
       expect(catalog.transcript("2")?.format).toBe("srt")
@@ -30,7 +30,7 @@ describe("loading a snapshot", () => {
 
   it.effect("refuses a folder without a manifest and says how to build one", () =>
     Effect.gen(function* () {
-      const error = yield* Effect.flip(loadSnapshot(join(tmpdir(), "no-such-snapshot")))
+      const error = yield* Effect.flip(loadSnapshot(join(tmpdir(), "no-such-snapshot"), fixtureOrigin))
       expect(error.message).toContain("manifest.json is missing")
       expect(error.message).toContain("npm run build:catalog")
     })
@@ -43,7 +43,7 @@ describe("loading a snapshot", () => {
       const bytes = readFileSync(join(directory, path))
       bytes[10] = (bytes[10] ?? 0) ^ 1
       writeFileSync(join(directory, path), bytes)
-      const error = yield* Effect.flip(loadSnapshot(directory))
+      const error = yield* Effect.flip(loadSnapshot(directory, fixtureOrigin))
       expect(error.message).toContain(`${path} does not match its hash`)
     })
   )
@@ -54,7 +54,7 @@ describe("loading a snapshot", () => {
       const short = manifest.episodes["3"] as string
       const bytes = readFileSync(join(directory, short))
       writeFileSync(join(directory, short), bytes.subarray(0, bytes.byteLength - 1))
-      expect((yield* Effect.flip(loadSnapshot(directory))).message).toContain(
+      expect((yield* Effect.flip(loadSnapshot(directory, fixtureOrigin))).message).toContain(
         `${short} does not match its hash`
       )
       writeFileSync(join(directory, short), bytes)
@@ -63,7 +63,7 @@ describe("loading a snapshot", () => {
         join(directory, grown),
         Buffer.concat([readFileSync(join(directory, grown)), Buffer.from(" ")])
       )
-      expect((yield* Effect.flip(loadSnapshot(directory))).message).toContain(
+      expect((yield* Effect.flip(loadSnapshot(directory, fixtureOrigin))).message).toContain(
         `${grown} does not match its hash`
       )
     })
@@ -74,7 +74,7 @@ describe("loading a snapshot", () => {
       const { directory, manifest } = yield* damageable
       const path = `${manifest.transcripts["1"]}.br`
       rmSync(join(directory, path))
-      const error = yield* Effect.flip(loadSnapshot(directory))
+      const error = yield* Effect.flip(loadSnapshot(directory, fixtureOrigin))
       expect(error.message).toContain(`${path} is missing`)
     })
   )
@@ -83,9 +83,11 @@ describe("loading a snapshot", () => {
     Effect.gen(function* () {
       const { directory } = yield* damageable
       writeFileSync(join(directory, "manifest.json"), "{ not json")
-      expect((yield* Effect.flip(loadSnapshot(directory))).message).toContain("manifest.json is not JSON")
+      expect((yield* Effect.flip(loadSnapshot(directory, fixtureOrigin))).message).toContain(
+        "manifest.json is not JSON"
+      )
       writeFileSync(join(directory, "manifest.json"), JSON.stringify({ id: "x" }))
-      expect((yield* Effect.flip(loadSnapshot(directory))).message).toContain(
+      expect((yield* Effect.flip(loadSnapshot(directory, fixtureOrigin))).message).toContain(
         "manifest.json is not a valid manifest"
       )
     })

@@ -32,7 +32,6 @@ const corpusServer = Layer.unwrapEffect(
       feed: join(corpus, "feeds/changelog-master.xml"),
       docs: undefined,
       out,
-      baseUrl: "http://127.0.0.1:8080",
       sourceDateEpoch: undefined,
       progress: () => {}
     })

@@ -87,7 +87,6 @@ const docsServer = Layer.unwrapScoped(
         feed: join(repository, "content", "feed.xml"),
         docs: join(repository, "content", "docs"),
         out: snapshot,
-        baseUrl: url,
         sourceDateEpoch: undefined,
         progress: () => {}
       })

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import { request } from "../support/TestServer.js"
 import { freshDataDir } from "./support/Backends.js"
 import { connectionOperationIds, contractOperationIds, notesOperationIds } from "./support/Contract.js"
-import { foundationServer, isEnvelope } from "./support/FoundationClient.js"
+import { foundationServer, isEnvelope, PUBLIC_ORIGIN } from "./support/FoundationClient.js"
 
 type Json = Record<string, unknown>
 
@@ -164,8 +164,8 @@ describe("the foundation's OpenAPI document", () => {
             }
           }
         })
-        // Relative URLs resolve against the document's server, which is the service itself.
-        expect(document.servers).toEqual([expect.objectContaining({ url: "/" })])
+        // Relative URLs resolve against the document's server: the origin the service answers from.
+        expect(document.servers).toEqual([expect.objectContaining({ url: PUBLIC_ORIGIN })])
       })
     )
 

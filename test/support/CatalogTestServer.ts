@@ -25,7 +25,8 @@ export class FixtureSnapshot extends Context.Tag("FixtureSnapshot")<
   }
 >() {}
 
-export const fixtureBaseUrl = "https://catalog.example"
+/** The origin the test service answers from (PUBLIC_ORIGIN): its links start with it. */
+export const fixtureOrigin = "https://catalog.example"
 
 /** Builds the fixture podcast's snapshot into a temporary folder. */
 export const buildFixtureSnapshot = (fixture: FixtureOptions = {}) =>
@@ -35,7 +36,6 @@ export const buildFixtureSnapshot = (fixture: FixtureOptions = {}) =>
       feed: paths.feed,
       docs: paths.docs,
       out: paths.out,
-      baseUrl: fixtureBaseUrl,
       sourceDateEpoch: undefined,
       progress: () => {}
     })
@@ -46,7 +46,12 @@ export const buildFixtureSnapshot = (fixture: FixtureOptions = {}) =>
 export const catalogServerOn = (directory: string, settings: Record<string, string> = {}) => {
   const file = (path: string) => readFileSync(join(directory, path))
   return Layer.merge(
-    testServer({ FOUNDATION_ENABLED: "false", CATALOG_DIR: directory, ...settings }),
+    testServer({
+      FOUNDATION_ENABLED: "false",
+      CATALOG_DIR: directory,
+      PUBLIC_ORIGIN: fixtureOrigin,
+      ...settings
+    }),
     Layer.succeed(FixtureSnapshot, {
       directory,
       file,

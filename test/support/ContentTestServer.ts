@@ -11,8 +11,8 @@ import { testServer } from "./TestServer.js"
 
 const content = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "content")
 
-/** The public URL the test snapshot's links are built for. */
-export const contentBaseUrl = "http://catalog.test"
+/** The origin the test service answers from (PUBLIC_ORIGIN): its links start with it. */
+export const contentOrigin = "http://catalog.test"
 
 /** Builds content/ into a fresh temporary folder. */
 export const buildContentSnapshot = Effect.suspend(() => {
@@ -22,7 +22,6 @@ export const buildContentSnapshot = Effect.suspend(() => {
       feed: join(content, "feed.xml"),
       docs: join(content, "docs"),
       out,
-      baseUrl: contentBaseUrl,
       sourceDateEpoch: undefined,
       progress: () => {}
     }),
@@ -34,7 +33,12 @@ export const buildContentSnapshot = Effect.suspend(() => {
 export const contentTestServer = (settings: Record<string, string> = {}) =>
   Layer.unwrapEffect(
     Effect.map(buildContentSnapshot, (directory) =>
-      testServer({ FOUNDATION_ENABLED: "false", CATALOG_DIR: directory, ...settings })
+      testServer({
+        FOUNDATION_ENABLED: "false",
+        CATALOG_DIR: directory,
+        PUBLIC_ORIGIN: contentOrigin,
+        ...settings
+      })
     )
   ).pipe(Layer.orDie)
 

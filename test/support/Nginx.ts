@@ -64,6 +64,21 @@ const listening = (port: number) =>
  * connections to them for `idleKeepAlive` at most.
  */
 export const nginx = (upstreamPorts: ReadonlyArray<number>, idleKeepAlive?: string) =>
+  nginxServing((port) => proxyConfig(upstreamPorts, idleKeepAlive).replace("%PORT%", String(port)))
+
+/** nginx as a plain static file server of the folder `root` (its default MIME types, nothing else). */
+export const staticNginx = (root: string) =>
+  nginxServing(
+    (port) => `
+  include /etc/nginx/mime.types;
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+  }`
+  )
+
+/** nginx with the `http` block's servers that `servers` writes for its port, stopped when the scope closes. */
+const nginxServing = (servers: (port: number) => string) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       if (nginxBinary === undefined) throw new Error(nginxMissing)
@@ -84,7 +99,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-${proxyConfig(upstreamPorts, idleKeepAlive).replace("%PORT%", String(port))}
+${servers(port)}
 }
 `
       const configPath = join(dir, "nginx.conf")

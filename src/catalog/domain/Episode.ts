@@ -21,6 +21,24 @@ export const Url = Schema.String.pipe(
   Schema.filter((value) => URL.canParse(value), { message: () => "must be an absolute URL" }),
   Schema.annotations({ format: "uri" })
 )
+/** A link to this API inside the snapshot's files: a path relative to the snapshot's root. */
+export const apiPathPattern = /^v1\/[A-Za-z0-9._~%/-]+$/
+
+/**
+ * A link to this API: absolute in the service's answers (it starts with the origin the instance
+ * serves, PUBLIC_ORIGIN), relative to the snapshot's root in the snapshot's files (`v1/episodes/12`),
+ * so one snapshot folder serves any origin and a static consumer resolves it against its own.
+ */
+export const ApiLink = Schema.String.pipe(
+  Schema.filter((value) => URL.canParse(value) || apiPathPattern.test(value), {
+    message: () => "must be an absolute URL or a path relative to the snapshot root (v1/…)"
+  }),
+  Schema.annotations({
+    format: "uri-reference",
+    description:
+      "A link to this API: absolute (the origin the service answers from) in answers; relative to the snapshot root (v1/…) in the snapshot's files."
+  })
+)
 const DateTime = Schema.String.pipe(Schema.annotations({ format: "date-time" }))
 const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative())
 /** A count or duration in whole units, as the documents name it. */
@@ -46,12 +64,12 @@ export class Person extends Schema.Class<Person>("Person")({
 
 export class EpisodeLinks extends Schema.Class<EpisodeLinks>("EpisodeLinks")({
   /** This episode in this API. */
-  api: Url,
+  api: ApiLink,
   audio: Url,
   /** The publisher's page for the episode. */
   official: Url,
   /** The transcript in this API, when one is available. */
-  transcript: Schema.optional(Url),
+  transcript: Schema.optional(ApiLink),
   /** The show's website. */
   web: Url
 }) {}

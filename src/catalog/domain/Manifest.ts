@@ -58,13 +58,29 @@ export class SnapshotIndexes extends Schema.Class<SnapshotIndexes>("SnapshotInde
   docs: Schema.Array(IndexChunk)
 }) {}
 
+/** The version of the snapshot's format (content/docs/snapshot.md); a reader refuses one it does not know. */
+export const snapshotFormatVersion = "1"
+
+/** The JSON Schema of each kind of file (SnapshotFormat.ts), as files of the snapshot. */
+export class SnapshotSchemas extends Schema.Class<SnapshotSchemas>("SnapshotSchemas")({
+  manifest: SnapshotPath,
+  episode: SnapshotPath,
+  transcript: SnapshotPath,
+  episodes: SnapshotPath,
+  searchData: SnapshotPath,
+  docs: SnapshotPath,
+  indexMap: SnapshotPath,
+  indexRegister: SnapshotPath
+}) {}
+
 export class SnapshotManifest extends Schema.Class<SnapshotManifest>("SnapshotManifest")({
   /** Hash of the snapshot's content: equal ids mean equal snapshots. */
   id: Sha256,
   builtAt: Schema.String.pipe(Schema.annotations({ format: "date-time" })),
+  /** The version of the snapshot's format: how its files are laid out and what they hold. */
+  formatVersion: Schema.Literal(snapshotFormatVersion),
+  /** The version of the records' schemas (the API's `schemaVersion`). */
   schemaVersion: Schema.Literal("1"),
-  /** The public URL the snapshot's absolute links were built for. */
-  baseUrl: Schema.String,
   /** Episode detail files by slug. */
   episodes: Schema.Record({ key: Schema.String, value: SnapshotPath }),
   /** Transcript detail files by slug (only episodes that have one). */
@@ -74,6 +90,7 @@ export class SnapshotManifest extends Schema.Class<SnapshotManifest>("SnapshotMa
   indexes: SnapshotIndexes,
   collections: SnapshotCollections,
   counts: SnapshotCounts,
+  schemas: SnapshotSchemas,
   /** Every file of the snapshot but the manifest, with its hash; each JSON file also has `.gz` and `.br` copies. */
   files: Schema.Record({ key: Schema.String, value: SnapshotFile })
 }) {}

@@ -10,19 +10,21 @@ import { errorResponse } from "../../http/ErrorResponse.js"
 import { respondPrepared } from "../../http/PreparedHttp.js"
 import type { PreparedResponse } from "../../http/PreparedResponse.js"
 import { CatalogAdmission } from "../CatalogAdmission.js"
+import { CatalogConfig } from "../CatalogConfig.js"
 import { CatalogApi } from "./CatalogApi.js"
 
-export const catalogOpenApi = openApiResponse(CatalogApi)
-
-/** The descriptions answered from bytes prepared at start-up, by path. */
-export const preparedDescriptions: ReadonlyArray<readonly [`/${string}`, PreparedResponse]> = [
-  ["/openapi.json", catalogOpenApi]
+/** The descriptions answered from bytes prepared at start-up, by path, for the origin served. */
+export const preparedDescriptions = (
+  origin: string
+): ReadonlyArray<readonly [`/${string}`, PreparedResponse]> => [
+  ["/openapi.json", openApiResponse(CatalogApi, origin)]
 ]
 
 /** Both descriptions on the router, each admitted first. */
 export const DescriptionRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const admission = yield* CatalogAdmission
+    const { publicOrigin } = yield* CatalogConfig
     // The page is large to render; the first visitor pays for it, everyone after gets the cached bytes.
     const reference = yield* Effect.cached(apiReferenceResponse(CatalogApi, "Podcast catalog"))
     // Outside the API's middleware, so contract errors are rendered here.
@@ -30,7 +32,7 @@ export const DescriptionRoutes = HttpLayerRouter.use((router) =>
       Effect.zipRight(admission.admitRequest(1), effect).pipe(
         Effect.catchAll((error) => Effect.succeed(errorResponse(error)))
       )
-    for (const [path, prepared] of preparedDescriptions) {
+    for (const [path, prepared] of preparedDescriptions(publicOrigin)) {
       yield* router.add("GET", path, admitted(respondPrepared(prepared)))
     }
     yield* router.add("GET", "/docs", admitted(Effect.flatMap(reference, respondPrepared)))

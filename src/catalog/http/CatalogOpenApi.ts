@@ -8,7 +8,7 @@ export const documentCatalogApi = OpenApi.annotations({
   title: "Podcast catalog",
   version: "1.0.0",
   license: serviceLicense,
-  // The paths are the service's own, from its origin.
+  // The reference page calls the API on its own origin; /openapi.json names PUBLIC_ORIGIN instead.
   servers: [{ url: "/", description: "This service" }],
   description:
     "A public, read-only podcast catalog served from a prebuilt snapshot: episode and transcript search and detail, " +

@@ -18,6 +18,7 @@ import type { ApiError } from "../../http/ApiError.js"
 import { badRequestFromParseError } from "../../http/ErrorResponse.js"
 import { makeGetRouter } from "../../http/GetRouter.js"
 import type { PreparedResponse } from "../../http/PreparedResponse.js"
+import { CatalogConfig } from "../CatalogConfig.js"
 import { makeLruCache } from "../LruCache.js"
 import { CatalogApi } from "./CatalogApi.js"
 import { preparedDescriptions } from "./CatalogDescriptions.js"
@@ -139,7 +140,10 @@ export const pathDecoderOf = <A, I>(
   }
 }
 
-export const makeCatalogRouteTable = (operations: PreparedOperations): CatalogRouteTableService => {
+export const makeCatalogRouteTable = (
+  operations: PreparedOperations,
+  origin: string
+): CatalogRouteTableService => {
   const routes: Array<readonly [`/${string}`, PreparedRoute]> = []
   // Reflection names endpoints by strings, so the typed mapping is read as a plain record here;
   // each operation then receives exactly what its own endpoint's schemas decoded.
@@ -166,11 +170,14 @@ export const makeCatalogRouteTable = (operations: PreparedOperations): CatalogRo
     }
   })
   // The descriptions outside the API that answer prepared bytes (the OpenAPI document).
-  for (const [path, prepared] of preparedDescriptions) routes.push([path, () => Either.right(prepared)])
+  for (const [path, prepared] of preparedDescriptions(origin))
+    routes.push([path, () => Either.right(prepared)])
   return { operations, find: makeGetRouter(routes).find }
 }
 
 export const CatalogRouteTableLive = Layer.effect(
   CatalogRouteTable,
-  Effect.map(CatalogOperations, (operations) => makeCatalogRouteTable(preparedOperations(operations)))
+  Effect.map(Effect.all([CatalogOperations, CatalogConfig]), ([operations, config]) =>
+    makeCatalogRouteTable(preparedOperations(operations), config.publicOrigin)
+  )
 )

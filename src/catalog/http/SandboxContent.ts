@@ -16,7 +16,7 @@ import { Sandbox, SandboxLimits, SandboxRoute } from "./Sandbox.js"
 const sandboxCache = "public, max-age=300"
 
 export const makeSandbox = (catalog: CatalogService, rateLimitPerMinute: number): Sandbox => {
-  const base = catalog.manifest.baseUrl.replace(/\/+$/, "")
+  const base = catalog.origin
   const episode = catalog.episodes.find((e) => e.transcriptAvailable) ?? catalog.episodes[0]
   const slug = episode?.slug ?? "1"
   const word = tokenize(episode?.title ?? "").find((term) => term.length > 3) ?? "episode"

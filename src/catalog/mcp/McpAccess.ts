@@ -1,7 +1,7 @@
 // Who may call the MCP endpoints: protection against DNS rebinding, which the MCP specification
 // asks servers to apply and which the SDK's own option (deprecated in 1.32) no longer covers.
 // - Host: the request's host name must be a loopback name, the address the server listens on,
-//   the host of the snapshot's public URL, or one of MCP_ALLOWED_HOSTS. A page on a rebound
+//   the host of PUBLIC_ORIGIN, or one of MCP_ALLOWED_HOSTS. A page on a rebound
 //   domain sends its own name as Host, so it is refused.
 // - Origin: absent (command-line clients, server-side agents) or one of MCP_ALLOWED_ORIGINS.
 //   Allowed browser origins also get the CORS headers they need to make the call at all.
@@ -10,7 +10,7 @@ import { Forbidden } from "../../http/ApiError.js"
 export interface McpAccessSettings {
   /** The HOST the server listens on; wildcards (0.0.0.0, ::) add nothing. */
   readonly listenHost: string
-  /** The public URL the snapshot was built for (its host is how the public reaches us). */
+  /** The origin the service answers from, PUBLIC_ORIGIN (its host is how the public reaches us). */
   readonly publicUrl: string
   readonly allowedHosts: ReadonlyArray<string>
   readonly allowedOrigins: ReadonlyArray<string>

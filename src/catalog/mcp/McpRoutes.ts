@@ -194,7 +194,7 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
     const admission = yield* CatalogAdmission
     const access = makeMcpAccess({
       listenHost: config.listenHost,
-      publicUrl: catalog.manifest.baseUrl,
+      publicUrl: config.publicOrigin,
       allowedHosts: config.mcpAllowedHosts,
       allowedOrigins: config.mcpAllowedOrigins
     })

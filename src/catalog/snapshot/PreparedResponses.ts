@@ -1,10 +1,19 @@
 // The snapshot's answers prepared once at start-up: every detail, snapshot file and the manifest as
 // bytes with their precompressed copies and ETags (the hash of the exact bytes), so serving one is
-// a lookup.
+// a lookup. Details are answered with their links on the instance's origin: those bytes are made at
+// load (OriginBytes.ts), their compressed copies on the first request that asks for each coding.
+// Snapshot files are answered exactly as they are in the folder.
 import { existsSync, readFileSync } from "node:fs"
-import { etagFromSha256, type PreparedResponse, type Variant, variant } from "../../http/PreparedResponse.js"
+import {
+  etagFromSha256,
+  type PreparedResponse,
+  prepareJson,
+  type Variant,
+  variant
+} from "../../http/PreparedResponse.js"
 import { cacheControl } from "../CacheControl.js"
 import { failLoading } from "./CatalogLoadError.js"
+import { withOrigin } from "./OriginBytes.js"
 import type { ManifestFile } from "./ReadManifest.js"
 import type { VerifiedFiles } from "./VerifiedFiles.js"
 
@@ -28,7 +37,8 @@ const contentTypeOf = (path: string) =>
 export const prepareResponses = (
   directory: string,
   { path: manifestPath, bytes: manifestBytes, manifest }: ManifestFile,
-  files: VerifiedFiles
+  files: VerifiedFiles,
+  origin: string
 ): PreparedResponses => {
   const fail = failLoading(directory)
   const hashed = (path: string): Variant | undefined => {
@@ -50,13 +60,17 @@ export const prepareResponses = (
     }
   }
 
-  const episodes = new Map<string, PreparedResponse>()
-  for (const [slug, path] of Object.entries(manifest.episodes))
-    episodes.set(slug, jsonResponse(path, cacheControl.detail))
-  const transcripts = new Map<string, PreparedResponse>()
-  for (const [slug, path] of Object.entries(manifest.transcripts)) {
-    transcripts.set(slug, jsonResponse(path, cacheControl.detail))
+  /** A detail as this instance answers it: the file's bytes with its API links on `origin`. */
+  const detailResponse = (path: string): PreparedResponse => {
+    const stored = files.all.get(path) ?? fail(`${path} is missing from the snapshot`)
+    const bytes = withOrigin(stored, origin)
+    return prepareJson(bytes, cacheControl.detail)
   }
+
+  const episodes = new Map<string, PreparedResponse>()
+  for (const [slug, path] of Object.entries(manifest.episodes)) episodes.set(slug, detailResponse(path))
+  const transcripts = new Map<string, PreparedResponse>()
+  for (const [slug, path] of Object.entries(manifest.transcripts)) transcripts.set(slug, detailResponse(path))
   const snapshotFiles = new Map<string, PreparedResponse>()
   for (const path of files.all.keys()) {
     snapshotFiles.set(

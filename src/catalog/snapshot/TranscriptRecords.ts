@@ -5,6 +5,7 @@ import * as Schema from "effect/Schema"
 import type { SnapshotManifest } from "../domain/Manifest.js"
 import { type Transcript, TranscriptDetail } from "../domain/Transcript.js"
 import { makeLruCache } from "../LruCache.js"
+import { withOrigin } from "./OriginBytes.js"
 import type { VerifiedFiles } from "./VerifiedFiles.js"
 
 /** What search needs of one paragraph. */
@@ -27,7 +28,8 @@ export interface TranscriptRecords {
 
 export const makeTranscriptRecords = (
   manifest: SnapshotManifest,
-  files: VerifiedFiles
+  files: VerifiedFiles,
+  origin: string
 ): TranscriptRecords => {
   // Search reads paragraphs of many transcripts per query: they are parsed once, on first use (and
   // all of them soon after start-up by the catalog's warm-up), without the schema's validation,
@@ -61,7 +63,7 @@ export const makeTranscriptRecords = (
     if (cached) return cached
     const path = manifest.transcripts[slug]
     if (path === undefined) return undefined
-    const decoded = decodeTranscript(JSON.parse(files.file(path).toString("utf8"))).data
+    const decoded = decodeTranscript(JSON.parse(withOrigin(files.file(path), origin).toString("utf8"))).data
     recent.set(slug, decoded)
     return decoded
   }

@@ -14,8 +14,8 @@ export interface VerifiedFiles {
   readonly all: ReadonlyMap<string, Buffer>
   /** A file the manifest names elsewhere (a detail, a collection, an index chunk). */
   readonly file: (path: string) => Buffer
-  /** A JSON file decoded with its schema. */
-  readonly decode: <A, I>(schema: Schema.Schema<A, I>, path: string) => A
+  /** A JSON file decoded with its schema, its bytes first passed through `bytes` when given. */
+  readonly decode: <A, I>(schema: Schema.Schema<A, I>, path: string, bytes?: (data: Buffer) => Buffer) => A
 }
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex")
@@ -62,8 +62,8 @@ export const readVerifiedFiles = (directory: string, manifest: SnapshotManifest)
   return {
     all,
     file,
-    decode: (schema, path) => {
-      const result = Schema.decodeUnknownEither(schema)(JSON.parse(file(path).toString("utf8")))
+    decode: (schema, path, bytes = (data) => data) => {
+      const result = Schema.decodeUnknownEither(schema)(JSON.parse(bytes(file(path)).toString("utf8")))
       return result._tag === "Right"
         ? result.right
         : fail(`${path}: ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`)

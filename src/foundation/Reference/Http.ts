@@ -5,10 +5,11 @@ import * as Effect from "effect/Effect"
 import { apiReferenceResponse, openApiResponse } from "../../http/ApiReference.js"
 import { respondPrepared } from "../../http/PreparedHttp.js"
 import { FoundationApi } from "../FoundationApi.js"
+import { FoundationConfig } from "../FoundationConfig.js"
 
 export const ReferenceHttp = HttpApiBuilder.group(FoundationApi, "reference", (handlers) =>
   Effect.gen(function* () {
-    const document = openApiResponse(FoundationApi)
+    const document = openApiResponse(FoundationApi, (yield* FoundationConfig).publicOrigin)
     // The page is large to render: the first visitor pays for it, everyone after gets the bytes.
     const page = yield* Effect.cached(apiReferenceResponse(FoundationApi, "Foundation"))
     return handlers

@@ -570,7 +570,8 @@ describe("the documentation MCP server (/mcp/docs)", () => {
           "foundation-api.md",
           "getting-started.md",
           "mcp.md",
-          "rpc-and-ask.md"
+          "rpc-and-ask.md",
+          "snapshot.md"
         ])
         const mcp = resources.find((resource) => resource.name === "mcp.md")
         expect(mcp).toMatchObject({

@@ -12,6 +12,7 @@ import { SignOutRoutes } from "./Accounts/SignOutRoutes.js"
 import { SignUpRoutes } from "./Accounts/SignUpRoutes.js"
 import { UserRepo } from "./Accounts/UserRepo.js"
 import { AccountRoutes } from "./Console/AccountRoutes.js"
+import { OrganizationRoutes } from "./Console/OrganizationRoutes.js"
 import { OrganizationsRoutes } from "./Console/OrganizationsRoutes.js"
 import { DatabaseReadiness, layerDatabase } from "./Database/Database.js"
 import { Transactions } from "./Database/DatabaseEdge.js"
@@ -150,6 +151,7 @@ export const FoundationRoutes = Layer.mergeAll(
   SignUpRoutes,
   AccountRoutes,
   OrganizationsRoutes,
+  OrganizationRoutes,
   // The pages behind the links the service mails (extensions §1, §4, §6).
   VerifyEmailRoutes,
   NewVerificationRoutes,

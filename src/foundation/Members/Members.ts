@@ -20,6 +20,38 @@ import { ApiTokens } from "../Tokens/ApiTokens.js"
 import { traced } from "../Traced.js"
 import { MemberRepo, type MemberRow, type TargetMember } from "./MemberRepo.js"
 
+/**
+ * Why `actor` may not give `target` the role `role` (extensions §3), or undefined when they may: an
+ * owner may give any role to anyone; an admin may make non-owners members or admins; a member may
+ * change nothing. (The last-owner rule is checked apart: it depends on the other owners.) The
+ * service enforces it, and the console offers only what it allows.
+ */
+export const roleChangeRefusal = (actor: Role, target: Role, role: Role): string | undefined => {
+  if (actor === "member") return "Members cannot change roles."
+  if (actor === "admin" && (target === "owner" || role === "owner")) {
+    return "Admins may make non-owners members or admins; only owners manage owners."
+  }
+  return undefined
+}
+
+/**
+ * Why `actor` may not remove `target` (extensions §3), or undefined when they may: an owner may remove
+ * anyone, an admin non-owners, a member only themselves (leaving). `target.role` may be unknown yet
+ * (undefined): then only what does not depend on it is judged.
+ */
+export const removalRefusal = (
+  actor: { readonly id: MemberId; readonly role: Role },
+  target: { readonly id: MemberId; readonly role: Role | undefined }
+): string | undefined => {
+  if (actor.role === "member" && actor.id !== target.id) return "Members may remove only themselves (leave)."
+  if (actor.role === "admin" && target.role === "owner") return "Admins cannot remove owners."
+  return undefined
+}
+
+/** Fails with RoleNotPermitted saying `refusal`, if there is one. */
+const refuse = (refusal: string | undefined) =>
+  refusal === undefined ? Effect.void : Effect.fail(new RoleNotPermitted({ message: refusal }))
+
 export class Members extends Effect.Service<Members>()("Members", {
   effect: Effect.gen(function* () {
     const transactions = yield* Transactions
@@ -66,10 +98,7 @@ export class Members extends Effect.Service<Members>()("Members", {
         Option.match(found, { onNone: () => Effect.fail(new MemberNotFound()), onSome: Effect.succeed })
       )
 
-    /**
-     * An owner may give any role to anyone; an admin may make non-owners `member` or `admin`; a
-     * member may change nothing. The last owner cannot be demoted.
-     */
+    /** As `roleChangeRefusal` allows; the last owner cannot be demoted. */
     const updateRole = traced(
       "Members.updateRole",
       (session: SessionPrincipal, organizationId: OrganizationId, memberId: MemberId, role: Role) =>
@@ -77,25 +106,17 @@ export class Members extends Effect.Service<Members>()("Members", {
           Effect.gen(function* () {
             yield* organizations.lockForChange(organizationId)
             const actor = yield* access.membership(session, organizationId)
-            if (actor.role === "member") {
-              return yield* new RoleNotPermitted({ message: "Members cannot change roles." })
-            }
+            // A member may change nothing: judged before looking the target up (403 before 404).
+            if (actor.role === "member") yield* refuse(roleChangeRefusal(actor.role, "member", role))
             const member = yield* target(organizationId, memberId)
-            if (actor.role === "admin" && (member.role === "owner" || role === "owner")) {
-              return yield* new RoleNotPermitted({
-                message: "Admins may make non-owners members or admins; only owners manage owners."
-              })
-            }
+            yield* refuse(roleChangeRefusal(actor.role, member.role, role))
             if (role !== "owner") yield* keepAnOwner(organizationId, member)
             if (member.role !== role) yield* repo.setRole(member.id, role)
           })
         )
     )
 
-    /**
-     * An owner may remove anyone, an admin non-owners, a member only themselves (leaving). The last
-     * owner cannot be removed, not even by themselves.
-     */
+    /** As `removalRefusal` allows; the last owner cannot be removed, not even by themselves. */
     const remove = traced(
       "Members.remove",
       (session: SessionPrincipal, organizationId: OrganizationId, memberId: MemberId) =>
@@ -103,13 +124,10 @@ export class Members extends Effect.Service<Members>()("Members", {
           Effect.gen(function* () {
             yield* organizations.lockForChange(organizationId)
             const actor = yield* access.membership(session, organizationId)
-            if (actor.role === "member" && actor.id !== memberId) {
-              return yield* new RoleNotPermitted({ message: "Members may remove only themselves (leave)." })
-            }
+            // What does not depend on the target is judged before looking it up.
+            yield* refuse(removalRefusal(actor, { id: memberId, role: undefined }))
             const member = yield* target(organizationId, memberId)
-            if (actor.role === "admin" && member.role === "owner") {
-              return yield* new RoleNotPermitted({ message: "Admins cannot remove owners." })
-            }
+            yield* refuse(removalRefusal(actor, member))
             yield* keepAnOwner(organizationId, member)
             yield* repo.remove(member.id)
             yield* sessions.clearActiveOrganization(member.userId, organizationId)
@@ -120,6 +138,13 @@ export class Members extends Effect.Service<Members>()("Members", {
         )
     )
 
-    return { list, updateRole, remove }
+    /** How many owners the organization has, for any member (a page says whether one may leave). */
+    const ownerCount = traced(
+      "Members.ownerCount",
+      (session: SessionPrincipal, organizationId: OrganizationId) =>
+        Effect.zipRight(access.readRole(session, organizationId), repo.owners(organizationId))
+    )
+
+    return { list, updateRole, remove, ownerCount }
   })
 }) {}

@@ -86,6 +86,11 @@ export interface Choice {
   readonly value: string
   readonly label: string
   readonly hint?: string
+  /**
+   * The control's own name, where each checkbox of a group is a field of its own (the pages' forms
+   * take every field once); the group's name otherwise.
+   */
+  readonly name?: string
 }
 
 export interface SelectOptions {
@@ -133,7 +138,7 @@ export const choices = (options: ChoicesOptions): Html => {
 <legend>${options.legend}</legend>
 ${hintText(id, options.hint)}${errorMessage(id, options.error)}${options.choices.map((choice, index) => {
   const choiceId = `${id}-${index + 1}`
-  return html`<label class="choice" for="${choiceId}"><input type="${options.kind}" id="${choiceId}" name="${options.name}" value="${choice.value}"${
+  return html`<label class="choice" for="${choiceId}"><input type="${options.kind}" id="${choiceId}" name="${choice.name ?? options.name}" value="${choice.value}"${
     options.values.includes(choice.value) ? html` checked` : ""
   }${choice.hint === undefined ? "" : html` aria-describedby="${choiceId}-hint"`}> <span>${choice.label}</span></label>${
     choice.hint === undefined

@@ -98,6 +98,7 @@ table.list th, table.list td { text-align: left; vertical-align: top; padding: .
 table.list th { font-size: .9rem; color: var(--muted); }
 table.list td.do { text-align: right; white-space: nowrap; }
 table.list td .choice-row { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
+table.list td .row-actions { display: flex; gap: .5rem 1rem; flex-wrap: wrap; justify-content: flex-end; align-items: center; }
 @media (max-width: 44rem) {
   dl.facts { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: .5rem; }
@@ -106,6 +107,7 @@ table.list td .choice-row { display: flex; gap: .5rem; flex-wrap: wrap; align-it
   table.list tr { border-bottom: 1px solid var(--soft-line); padding: .5rem 0; }
   table.list td { border: 0; padding: .15rem 0; }
   table.list td.do { text-align: left; white-space: normal; }
+  table.list td .row-actions { justify-content: flex-start; }
   table.list td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
 }
 `

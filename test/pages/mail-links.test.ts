@@ -454,7 +454,8 @@ describeNeeding(browserUnavailable, postgresUnavailable)("the links the service 
             expect(yield* buttonCount(second.page)).toBe(0)
             expect(yield* organizationIdsOf(expiring.invitee)).not.toContain(expiring.organizationId)
           })
-        )
+        ),
+      60_000
     )
 
     it.effect(

@@ -12,11 +12,14 @@ import { browserUnavailable } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import { describeNeeding } from "../support/Needs.js"
 import {
+  allowInBrowser,
   api,
+  appServer,
   bearerStatus,
   checkPage,
   consoleServer,
   consoleSetups,
+  exchangeCode,
   expectPersonal,
   fill,
   heading,
@@ -27,6 +30,7 @@ import {
   press,
   setupName,
   signInOnPage,
+  startAuthorization,
   uniqueEmail,
   verifiedAccount
 } from "./support/Console.js"
@@ -61,7 +65,7 @@ for (const setup of consoleSetups) {
     () => {
       layer(consoleServer(setup.backend, port), { timeout: 120_000, excludeTestServices: true })((it) => {
         it.effect(
-          "an owner saves the settings, a stale form is refused with the current values, a token is shown once, an invitation is sent and revoked",
+          "an owner saves the settings, a stale form is refused with the current values, a token is shown once, an invitation is sent and revoked, a connected app is ended",
           () =>
             Effect.scoped(
               Effect.gen(function* () {
@@ -196,6 +200,20 @@ for (const setup of consoleSetups) {
                 yield* press(page, `Revoke the invitation of ${invitee}`)
                 expect(yield* mainText(page)).toContain("The invitation is revoked")
                 expect(yield* Effect.promise(() => row.textContent())).toContain("Revoked")
+
+                // An app a member connected is listed with its person, and an owner disconnects it.
+                const app = yield* appServer
+                const authorization = yield* startAuthorization(origin, app, "Engine notebook")
+                yield* allowInBrowser(page, authorization, /Analytical Engines Ltd/)
+                const appTokens = yield* exchangeCode(origin, app, authorization)
+                expect(yield* bearerStatus(origin, path, appTokens.access_token)).toBe(200)
+                yield* open(page, `${origin}${path}#connections`)
+                const connection = page.getByRole("row").filter({ hasText: "Engine notebook" })
+                expect(yield* Effect.promise(() => connection.textContent())).toContain("ada")
+                yield* press(page, "Disconnect Engine notebook of ada")
+                expect(yield* mainText(page)).toContain("The app is disconnected")
+                expect(yield* mainText(page)).toContain("No app is connected to this organization.")
+                expect(yield* bearerStatus(origin, path, appTokens.access_token)).toBe(401)
 
                 // The only owner is told why they cannot leave, and a leave posted by hand is refused.
                 expect(yield* mainText(page)).toContain("You are its only owner, so you cannot leave yet")

@@ -6,19 +6,22 @@
 // when a token was sent). Organization API tokens belong to /api/v1 and are refused here too.
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type { AuthInfo } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { CatalogAdmission } from "../catalog/CatalogAdmission.js"
-import { CatalogConfig } from "../catalog/CatalogConfig.js"
 import { CatalogReads } from "../catalog/CatalogReads.js"
 import { catalogTools } from "../catalog/mcp/CatalogTools.js"
-import { makeMcpAccess } from "../catalog/mcp/McpAccess.js"
-import { mcpEndpoint, type ServerForRequest } from "../catalog/mcp/McpRoutes.js"
+import { makeMcpHandler } from "../catalog/mcp/McpHandler.js"
+import { type CallerOfRequest, mcpAccess, mcpEndpoint, mcpErrorLog } from "../catalog/mcp/McpRoutes.js"
 import { makeToolServerFactory } from "../catalog/mcp/ToolServer.js"
 import { Unauthenticated } from "../foundation/Domain/Errors.js"
 import { Notes } from "../foundation/Notes/Notes.js"
 import { Authenticator } from "../foundation/Security/AuthenticationLive.js"
+import { parseBearer } from "../foundation/Security/BearerToken.js"
+import type { OAuthPrincipal } from "../foundation/Security/Principal.js"
 import { errorResponse } from "../http/ErrorResponse.js"
 import { AgentResource, agentPath } from "./AgentResource.js"
 import type { AgentCall } from "./AgentTool.js"
@@ -34,29 +37,50 @@ const instructions =
 const AgentMcpRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const reads = yield* CatalogReads
-    const config = yield* CatalogConfig
     const admission = yield* CatalogAdmission
     const authenticator = yield* Authenticator
     const notes = yield* Notes
     const resource = yield* AgentResource
     const runtime = yield* Effect.runtime<never>()
-    const access = makeMcpAccess({
-      listenHost: config.listenHost,
-      publicUrl: config.publicOrigin,
-      // The service's public origin is where agents are told to connect (the resource identifier).
-      allowedHosts: [...config.mcpAllowedHosts, new URL(resource.resource).host],
-      allowedOrigins: config.mcpAllowedOrigins
-    })
+    const onError = yield* mcpErrorLog
+    const access = yield* mcpAccess
     const build = makeToolServerFactory<AgentCall>({
       name: "podcast-agent",
       title: "Podcast agent session",
       version: "1.0.0",
       instructions,
       // The catalog's own tool definitions, beside the notebook's.
-      tools: [...catalogTools(reads), ...notebookTools(runtime, notes, reads)]
+      tools: [...catalogTools(reads), ...notebookTools(runtime, notes, reads)],
+      // The lists are the same for every caller, but they answer an authenticated request: no shared cache.
+      cacheHint: { ttlMs: 300_000, cacheScope: "private" }
     })
 
-    const serverFor: ServerForRequest = (request: HttpServerRequest.HttpServerRequest) => {
+    /**
+     * The grant each verified request acts for, keyed by the AuthInfo handed to the SDK, which gives
+     * the same object back to the factory of that request's server.
+     */
+    const calls = new WeakMap<AuthInfo, AgentCall>()
+    const handler = makeMcpHandler(({ authInfo }) => {
+      const call = authInfo === undefined ? undefined : calls.get(authInfo)
+      // The endpoint authenticates every request before the SDK sees it (callerOf below).
+      if (call === undefined) throw new Error("an /mcp/agent server was asked for without a verified grant")
+      return build(call)
+    }, onError)
+
+    /** What the SDK learns of a verified grant: its client and scopes, for this resource. */
+    const authInfoOf = (token: string, principal: OAuthPrincipal): AuthInfo => {
+      const authInfo: AuthInfo = {
+        token,
+        clientId: principal.clientId,
+        scopes: [...principal.scopes],
+        resource: new URL(resource.resource),
+        resourceMetadataUrl: resource.metadataUrl
+      }
+      calls.set(authInfo, { principal })
+      return authInfo
+    }
+
+    const callerOf: CallerOfRequest = (request: HttpServerRequest.HttpServerRequest) => {
       const authorization = request.headers.authorization
       if (authorization === undefined) {
         return Effect.succeed(
@@ -73,7 +97,14 @@ const AgentMcpRoutes = HttpLayerRouter.use((router) =>
       return authenticator.bearerFor(authorization, resource).pipe(
         Effect.flatMap((principal) =>
           principal.kind === "oauth"
-            ? Effect.succeed(Either.right(() => build({ principal })))
+            ? Effect.succeed(
+                Either.right(
+                  authInfoOf(
+                    Option.getOrElse(parseBearer(authorization), () => ""),
+                    principal
+                  )
+                )
+              )
             : Effect.fail(
                 new Unauthenticated({
                   message: `Organization API tokens are for /api/v1; ${agentPath} needs an OAuth access token issued for it.`,
@@ -88,7 +119,7 @@ const AgentMcpRoutes = HttpLayerRouter.use((router) =>
       )
     }
 
-    yield* router.add("*", agentPath, mcpEndpoint(serverFor, access, admission))
+    yield* router.add("*", agentPath, mcpEndpoint(handler, callerOf, access, admission))
   })
 )
 

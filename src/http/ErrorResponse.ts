@@ -45,11 +45,24 @@ const meaningfulIssues = (issues: HttpApiError.HttpApiDecodeError["issues"]) => 
 // Which side of a transformation failed is the schema's business, not the client's.
 const schemaSides = / \((?:Encoded|Type) side\)/g
 
-const badRequestFromIssues = (all: HttpApiError.HttpApiDecodeError["issues"]): BadRequest => {
-  const issues = meaningfulIssues(all).map((issue) => ({
+/** The issues worth telling a client, each with its path and a message free of schema internals. */
+const readableIssues = (all: HttpApiError.HttpApiDecodeError["issues"]) =>
+  meaningfulIssues(all).map((issue) => ({
     ...issue,
     message: issue.message.replace(schemaSides, "")
   }))
+
+/** The issues of a failed decoding as `badRequestFromParseError` words them (MCP tools report them so). */
+export const issuesOfParseError = (
+  error: ParseResult.ParseError
+): ReadonlyArray<{ readonly path: ReadonlyArray<string>; readonly message: string }> =>
+  readableIssues(ParseResult.ArrayFormatter.formatErrorSync(error)).map((issue) => ({
+    path: issue.path.map(String),
+    message: issue.message
+  }))
+
+const badRequestFromIssues = (all: HttpApiError.HttpApiDecodeError["issues"]): BadRequest => {
+  const issues = readableIssues(all)
   return new BadRequest({
     message: issues.length > 0 ? describeIssues(issues) : "The request could not be decoded.",
     data: { issues: issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })) }

@@ -4,7 +4,6 @@
 // tokens of other resources refused both ways, revoked connections, and the Host/Origin rules.
 
 import { expect, layer } from "@effect/vitest"
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import * as Effect from "effect/Effect"
 import { backends } from "../foundation/support/Backends.js"
 import {
@@ -16,6 +15,7 @@ import {
   signUpVerified
 } from "../foundation/support/FoundationClient.js"
 import { callApi, codeFlow, oauthWorld, registerPublic } from "../foundation/support/OAuthFlow.js"
+import { clientKinds, type McpSession } from "../support/McpClients.js"
 import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import {
@@ -44,7 +44,7 @@ interface NotePageJson {
   readonly nextCursor: string | null
 }
 
-const toolsOf = (client: Client) => Effect.promise(async () => (await client.listTools()).tools)
+const toolsOf = (session: McpSession) => Effect.promise(() => session.listTools())
 
 /** An owner with an organization, and a write grant on it for /mcp/agent. */
 const ownerWithGrant = (label: string, scope = "organizations:read organizations:write") =>
@@ -83,12 +83,19 @@ for (const backend of backends) {
       )
 
       it.scoped(
-        "lists the catalog's four tools exactly as /mcp does and the notebook's four with annotations that tell the truth",
+        "lists the catalog's four tools exactly as /mcp does and the notebook's four with annotations that tell the truth, the same to every client and revision",
         () =>
           Effect.gen(function* () {
             const { grant } = yield* ownerWithGrant("lister")
             const client = yield* mcpClient(grant.accessToken)
             const tools = yield* toolsOf(client)
+            for (const kind of clientKinds) {
+              const other = yield* mcpClient(grant.accessToken, kind)
+              expect(yield* toolsOf(other), kind).toEqual(tools)
+              const listed = yield* callTool(other, "list_notes")
+              expect(listed.isError ?? false, kind).toBe(false)
+              expect(listed.structuredContent, kind).toEqual({ items: [], nextCursor: null })
+            }
             const byName = new Map(tools.map((tool) => [tool.name, tool]))
             expect([...byName.keys()].sort()).toEqual(
               [

@@ -1,23 +1,27 @@
-// The MCP servers at /mcp and /mcp/docs through the real MCP SDK client over Streamable HTTP:
-// every tool, bound and error, the resources, the Host and Origin rules, the methods a stateless
-// endpoint refuses, the rate limit, and every protocol version the SDK speaks.
+// The MCP servers at /mcp and /mcp/docs through the official MCP SDK clients over Streamable HTTP, in
+// every revision they serve: the v2 client pinned to 2026-07-28 for the tools' behaviour, and the v1
+// client and v2 client with its defaults (2025-11-25) for the same lists and answers. Every tool,
+// bound and error, the resources, the caching hints, the JSON-RPC errors each revision defines, the
+// Host and Origin rules, the methods a stateless endpoint refuses and the rate limit.
 
 import { readFileSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import {
   type CallToolResult,
+  type JsonSchemaType,
+  ProtocolError,
+  SdkHttpError,
+  type Tool
+} from "@modelcontextprotocol/client"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv"
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import {
   isInitializeRequest,
   LATEST_PROTOCOL_VERSION,
-  McpError,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type Tool
+  SUPPORTED_PROTOCOL_VERSIONS
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -26,44 +30,45 @@ import type { EpisodeDetail } from "../../src/catalog/domain/Episode.js"
 import type { TranscriptDetail } from "../../src/catalog/domain/Transcript.js"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { contentDirectory, contentTestServer } from "../support/ContentTestServer.js"
+import {
+  type ClientKind,
+  clientKinds,
+  type McpSession,
+  mcpSession,
+  openSession,
+  revisionOf,
+  textOf
+} from "../support/McpClients.js"
 import { request } from "../support/TestServer.js"
 
-interface ConnectOptions {
-  /** Sent as the Origin header of every request. */
-  readonly origin?: string
-  /** Offered in `initialize` instead of the SDK's newest version. */
-  readonly protocolVersion?: string
-}
-
-/** A connected SDK client for `path`, closed with the test's scope. */
+/** A connected session on `path`, the v2 client pinned to 2026-07-28 unless told otherwise. */
 const connect = (
   path: string,
-  options: ConnectOptions = {}
-): Effect.Effect<
-  { readonly client: Client; readonly transport: StreamableHTTPClientTransport },
-  never,
-  ServerAddress | Scope.Scope
-> =>
+  kind: ClientKind = "v2 client, 2026-07-28",
+  headers?: Record<string, string>
+): Effect.Effect<McpSession, never, ServerAddress | Scope.Scope> =>
+  Effect.flatMap(ServerAddress, (address) =>
+    mcpSession(kind, new URL(`${address.url}${path}`), headers === undefined ? {} : { headers })
+  )
+
+/**
+ * The v1 client made to offer an older revision in `initialize` (it always offers its newest), as an
+ * older client would.
+ */
+const connectV1At = (path: string, version: string) =>
   Effect.flatMap(ServerAddress, (address) =>
     Effect.acquireRelease(
       Effect.promise(async () => {
-        const transport = new StreamableHTTPClientTransport(
-          new URL(`${address.url}${path}`),
-          options.origin === undefined ? {} : { requestInit: { headers: { origin: options.origin } } }
-        )
-        const version = options.protocolVersion
-        if (version !== undefined) {
-          // The SDK client always offers its newest version; an older client offers its own.
-          const send = transport.send.bind(transport)
-          transport.send = (message, sendOptions) =>
-            send(
-              isInitializeRequest(message)
-                ? { ...message, params: { ...message.params, protocolVersion: version } }
-                : message,
-              sendOptions
-            )
-        }
-        const client = new Client({ name: "catalog-test", version: "1.0.0" })
+        const transport = new V1Transport(new URL(`${address.url}${path}`))
+        const send = transport.send.bind(transport)
+        transport.send = (message, sendOptions) =>
+          send(
+            isInitializeRequest(message)
+              ? { ...message, params: { ...message.params, protocolVersion: version } }
+              : message,
+            sendOptions
+          )
+        const client = new V1Client({ name: "catalog-test", version: "1.0.0" })
         await client.connect(transport)
         return { client, transport }
       }),
@@ -71,16 +76,15 @@ const connect = (
     )
   )
 
+/** A session opened outside any scope (for connections expected to fail). */
+const openSessionFor = (kind: ClientKind, url: string, headers: Record<string, string>) =>
+  openSession(kind, new URL(url), { headers })
+
 /** Connects and lists the tools first, so the SDK validates every structuredContent against its outputSchema. */
-const catalogClient = Effect.tap(connect("/mcp"), ({ client }) => Effect.promise(() => client.listTools()))
+const catalogClient = Effect.tap(connect("/mcp"), (session) => Effect.promise(() => session.listTools()))
 
-const call = (client: Client, name: string, args: Record<string, unknown>) =>
-  Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<CallToolResult>)
-
-const textOf = (result: CallToolResult): string => {
-  const first = result.content[0]
-  return first?.type === "text" ? first.text : ""
-}
+const call = (session: McpSession, name: string, args: Record<string, unknown>) =>
+  Effect.promise(() => session.callTool(name, args))
 
 /** A successful call: text rendering present, structuredContent returned. */
 const structured = <T>(result: CallToolResult): T => {
@@ -96,6 +100,22 @@ const toolError = (result: CallToolResult, fragment: string | RegExp) => {
   expect(result.structuredContent).toBeUndefined()
   expect(textOf(result)).toMatch(fragment)
 }
+
+/** What a call answered (result or protocol error), as compared across revisions. */
+const outcome = (session: McpSession, name: string, args: Record<string, unknown>) =>
+  Effect.promise(() =>
+    session.callTool(name, args).then(
+      (result) => ({
+        content: result.content,
+        structuredContent: result.structuredContent,
+        isError: result.isError ?? false
+      }),
+      (error: unknown) => ({
+        code: error instanceof ProtocolError ? error.code : (error as { code?: number }).code,
+        message: String((error as Error).message).replace(/^MCP error -?\d+: /, "")
+      })
+    )
+  )
 
 interface RawResponse {
   readonly status: number
@@ -141,6 +161,26 @@ const raw = (
 const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" }
 const listToolsBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
 
+const versionKey = "io.modelcontextprotocol/protocolVersion"
+const capabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
+
+/** The headers of a 2026-07-28 request: its revision, method and (for tools and resources) name. */
+const modernHeaders = (method: string, name?: string): Record<string, string> => ({
+  ...mcpHeaders,
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(name === undefined ? {} : { "mcp-name": name })
+})
+
+/** A 2026-07-28 request: every request carries its revision and the client's capabilities in `_meta`. */
+const modernBody = (id: number | string, method: string, params: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: { ...params, _meta: { [versionKey]: "2026-07-28", [capabilitiesKey]: {} } }
+  })
+
 const expectEnvelope = (response: RawResponse, status: number, code: string) => {
   expect(response.status).toBe(status)
   expect(JSON.parse(response.body)).toMatchObject({ defined: true, status, code })
@@ -158,8 +198,8 @@ describe("the catalog MCP server (/mcp)", () => {
       "lists four read-only tools with input and output schemas derived from the catalog's schemas",
       () =>
         Effect.gen(function* () {
-          const { client } = yield* connect("/mcp")
-          const { tools } = yield* Effect.promise(() => client.listTools())
+          const client = yield* connect("/mcp")
+          const tools = yield* Effect.promise(() => client.listTools())
           const byName = new Map(tools.map((tool) => [tool.name, tool]))
           expect([...byName.keys()].sort()).toEqual([
             "get_episode",
@@ -214,7 +254,7 @@ describe("the catalog MCP server (/mcp)", () => {
 
     it.scoped("search_episodes without a query lists newest first, exactly as GET /v1/episodes", () =>
       Effect.gen(function* () {
-        const { client } = yield* catalogClient
+        const client = yield* catalogClient
         const page = structured<typeof EpisodePage.Encoded>(
           yield* call(client, "search_episodes", { limit: 5 })
         )
@@ -230,7 +270,7 @@ describe("the catalog MCP server (/mcp)", () => {
 
     it.scoped("search_episodes ranks by relevance, filters by session, and renders the page as text", () =>
       Effect.gen(function* () {
-        const { client } = yield* catalogClient
+        const client = yield* catalogClient
         const result = yield* call(client, "search_episodes", { query: "wheat starch paste" })
         const page = structured<typeof EpisodePage.Encoded>(result)
         expect(page).toEqual(yield* restJson("/v1/episodes?q=wheat%20starch%20paste"))
@@ -248,7 +288,7 @@ describe("the catalog MCP server (/mcp)", () => {
 
     it.scoped("search_episodes refuses out-of-bounds and unknown arguments with a clear tool error", () =>
       Effect.gen(function* () {
-        const { client } = yield* catalogClient
+        const client = yield* catalogClient
         toolError(
           yield* call(client, "search_episodes", { limit: 0 }),
           "limit: must be an integer from 1 to 50"
@@ -274,7 +314,7 @@ describe("the catalog MCP server (/mcp)", () => {
 
     it.scoped("a cursor that is forged, or belongs to another query, is a tool error", () =>
       Effect.gen(function* () {
-        const { client } = yield* catalogClient
+        const client = yield* catalogClient
         toolError(
           yield* call(client, "search_episodes", { cursor: "not-a-cursor" }),
           "cursor is not a cursor this service issued"
@@ -292,7 +332,7 @@ describe("the catalog MCP server (/mcp)", () => {
 
     it.scoped("get_episode answers the REST detail, and unknown or malformed slugs are tool errors", () =>
       Effect.gen(function* () {
-        const { client } = yield* catalogClient
+        const client = yield* catalogClient
         const result = yield* call(client, "get_episode", { slug: "7" })
         expect(structured<typeof EpisodeDetail.Encoded>(result)).toEqual(yield* restJson("/v1/episodes/7"))
         expect(textOf(result)).toContain("# Foxing, Tears and Wheat Starch Paste")
@@ -319,7 +359,7 @@ describe("the catalog MCP server (/mcp)", () => {
       "search_transcripts finds paragraphs as GET /v1/transcripts/search, with session and limit",
       () =>
         Effect.gen(function* () {
-          const { client } = yield* catalogClient
+          const client = yield* catalogClient
           const result = yield* call(client, "search_transcripts", { query: "wheat starch paste", limit: 3 })
           const hits = structured<typeof TranscriptHitPage.Encoded>(result)
           expect(hits).toEqual(yield* restJson("/v1/transcripts/search?q=wheat%20starch%20paste&limit=3"))
@@ -351,7 +391,7 @@ describe("the catalog MCP server (/mcp)", () => {
 
     it.scoped("get_transcript returns at most max_characters, with truncated and the full length", () =>
       Effect.gen(function* () {
-        const { client } = yield* catalogClient
+        const client = yield* catalogClient
         const full = (yield* restJson<typeof TranscriptDetail.Encoded>("/v1/transcripts/7")).data
         const length = Array.from(full.text).length
         type Excerpt = {
@@ -398,31 +438,181 @@ describe("the catalog MCP server (/mcp)", () => {
       })
     )
 
-    it.scoped("an unknown tool is a protocol error naming the tools", () =>
+    it.scoped("an unknown tool is a protocol error whose message says so once, in every revision", () =>
       Effect.gen(function* () {
-        const { client } = yield* catalogClient
-        const failure = yield* Effect.flip(
-          Effect.tryPromise(() => client.callTool({ name: "delete_episode", arguments: {} }))
-        )
-        expect(failure.error).toBeInstanceOf(McpError)
-        expect((failure.error as McpError).code).toBe(-32602)
-        expect((failure.error as McpError).message).toContain("search_episodes")
+        for (const kind of clientKinds) {
+          const session = yield* connect("/mcp", kind)
+          const failure = yield* outcome(session, "delete_episode", {})
+          expect(failure, kind).toEqual({ code: -32602, message: "Tool delete_episode not found" })
+        }
+        // On the wire the message is the SDK's own, without a code in front of it.
+        const answer = yield* raw("/mcp", {
+          headers: modernHeaders("tools/call", "delete_episode"),
+          body: modernBody(4, "tools/call", { name: "delete_episode", arguments: {} })
+        })
+        expect(JSON.parse(answer.body)).toEqual({
+          jsonrpc: "2.0",
+          id: 4,
+          error: { code: -32602, message: "Tool delete_episode not found" }
+        })
       })
     )
 
-    it.scoped("speaks every protocol version the SDK supports, the newest by default", () =>
+    it.scoped(
+      "every client and revision gets the same tools, schemas, annotations and answers, and structuredContent validates against each outputSchema",
+      () =>
+        Effect.gen(function* () {
+          const calls: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+            ["search_episodes", { limit: 3 }],
+            ["search_episodes", { query: "wheat starch paste", session: 1 }],
+            ["get_episode", { slug: "7" }],
+            ["get_episode", { slug: -1 }],
+            ["search_transcripts", { query: "fog signal", limit: 2 }],
+            ["get_transcript", { slug: "7", max_characters: 120 }],
+            ["get_episode", { slug: "999" }],
+            ["search_episodes", { limit: 0 }],
+            ["get_transcript", { slug: "41" }],
+            ["nope", {}]
+          ]
+          const validator = new AjvJsonSchemaValidator()
+          const seen: Array<{ tools: ReadonlyArray<Tool>; answers: ReadonlyArray<unknown> }> = []
+          for (const kind of clientKinds) {
+            const session = yield* connect("/mcp", kind)
+            expect(session.protocolVersion, kind).toBe(revisionOf[kind])
+            expect(session.serverName, kind).toBe("podcast-catalog")
+            const tools = yield* Effect.promise(() => session.listTools())
+            const answers: Array<unknown> = []
+            for (const [name, args] of calls) {
+              const answer = yield* outcome(session, name, args)
+              answers.push(answer)
+              const outputSchema = tools.find((tool) => tool.name === name)?.outputSchema
+              if ("structuredContent" in answer && answer.structuredContent !== undefined) {
+                expect(outputSchema, name).toBeDefined()
+                const checked = validator.getValidator((outputSchema ?? {}) as JsonSchemaType)(
+                  answer.structuredContent
+                )
+                expect(checked.errorMessage, `${kind}: ${name}`).toBeUndefined()
+                expect(checked.valid).toBe(true)
+              }
+            }
+            seen.push({ tools, answers })
+          }
+          const [first, ...others] = seen
+          for (const other of others) {
+            expect(other.tools).toEqual(first?.tools)
+            expect(other.answers).toEqual(first?.answers)
+          }
+          // The answers are the tools' own: successes with structured content, then the tool errors.
+          expect(
+            first?.answers.slice(0, 6).every((answer) => (answer as { isError?: boolean }).isError === false)
+          ).toBe(true)
+          expect(
+            first?.answers.slice(6, 9).every((answer) => (answer as { isError?: boolean }).isError === true)
+          ).toBe(true)
+        })
+    )
+
+    it.scoped("the v1 client speaks every protocol version it supports, the newest by default", () =>
       Effect.gen(function* () {
-        const newest = yield* connect("/mcp")
-        expect(newest.transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION)
+        const newest = yield* connect("/mcp", "v1 client")
+        expect(newest.protocolVersion).toBe(LATEST_PROTOCOL_VERSION)
         for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
-          const { client, transport } = yield* connect("/mcp", { protocolVersion: version })
+          const { client, transport } = yield* connectV1At("/mcp", version)
           expect(transport.protocolVersion).toBe(version)
           expect(client.getServerVersion()?.name).toBe("podcast-catalog")
           const { tools } = yield* Effect.promise(() => client.listTools())
           expect(tools).toHaveLength(4)
-          const result = yield* call(client, "get_episode", { slug: "1" })
+          const result = (yield* Effect.promise(() =>
+            client.callTool({ name: "get_episode", arguments: { slug: "1" } })
+          )) as CallToolResult
           expect(structured<typeof EpisodeDetail.Encoded>(result).data.slug).toBe("1")
         }
+      })
+    )
+
+    it.effect(
+      "in 2026-07-28 the lists and discovery carry caching hints from the snapshot; earlier revisions have no such fields",
+      () =>
+        Effect.gen(function* () {
+          for (const [path, method] of [
+            ["/mcp", "tools/list"],
+            ["/mcp", "server/discover"],
+            ["/mcp/docs", "tools/list"],
+            ["/mcp/docs", "resources/list"]
+          ] as const) {
+            const answer = yield* raw(path, { headers: modernHeaders(method), body: modernBody(1, method) })
+            expect(answer.status, `${path} ${method}`).toBe(200)
+            expect(JSON.parse(answer.body).result, `${path} ${method}`).toMatchObject({
+              resultType: "complete",
+              ttlMs: 300_000,
+              cacheScope: "public"
+            })
+          }
+          const read = yield* raw("/mcp/docs", {
+            headers: modernHeaders("resources/read", "docs://catalog/mcp.md"),
+            body: modernBody(2, "resources/read", { uri: "docs://catalog/mcp.md" })
+          })
+          expect(JSON.parse(read.body).result).toMatchObject({ ttlMs: 300_000, cacheScope: "public" })
+          const legacy = yield* raw("/mcp", { headers: mcpHeaders, body: listToolsBody })
+          expect(JSON.parse(legacy.body).result.ttlMs).toBeUndefined()
+          expect(JSON.parse(legacy.body).result.tools).toHaveLength(4)
+        })
+    )
+
+    it.effect("JSON-RPC errors carry the request's id and the code each revision gives", () =>
+      Effect.gen(function* () {
+        const errorOf = (answer: RawResponse) =>
+          JSON.parse(answer.body) as { id: unknown; error: { code: number } }
+        // 2026-07-28: an unknown method is -32601 with HTTP 404; ping and logging are gone from it.
+        for (const method of ["notes/delete", "ping"]) {
+          const unknown = yield* raw("/mcp", { headers: modernHeaders(method), body: modernBody(7, method) })
+          expect(unknown.status, method).toBe(404)
+          expect(errorOf(unknown), method).toMatchObject({ id: 7, error: { code: -32601 } })
+        }
+        // Headers that disagree with the body: the header-mismatch code, 400.
+        const mismatch = yield* raw("/mcp", {
+          headers: modernHeaders("tools/call", "get_transcript"),
+          body: modernBody(8, "tools/call", { name: "get_episode", arguments: { slug: "1" } })
+        })
+        expect(mismatch.status).toBe(400)
+        expect(errorOf(mismatch)).toMatchObject({ id: 8, error: { code: -32020 } })
+        const wrongMethod = yield* raw("/mcp", {
+          headers: modernHeaders("tools/call"),
+          body: modernBody(9, "tools/list")
+        })
+        expect(errorOf(wrongMethod)).toMatchObject({ id: 9, error: { code: -32020 } })
+        // An invalid `_meta` envelope: -32602.
+        const badMeta = yield* raw("/mcp", {
+          headers: modernHeaders("tools/list"),
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: "ten",
+            method: "tools/list",
+            params: { _meta: { [versionKey]: "2026-07-28", [capabilitiesKey]: 5 } }
+          })
+        })
+        expect(badMeta.status).toBe(400)
+        expect(errorOf(badMeta)).toMatchObject({ id: "ten", error: { code: -32602 } })
+        // 2025-11-25: an unknown method is -32601 in a 200; refusals of the transport keep the id too.
+        const legacyUnknown = yield* raw("/mcp", {
+          headers: mcpHeaders,
+          body: JSON.stringify({ jsonrpc: "2.0", id: 12, method: "notes/delete" })
+        })
+        expect(errorOf(legacyUnknown)).toMatchObject({ id: 12, error: { code: -32601 } })
+        const unknownVersion = yield* raw("/mcp", {
+          headers: { ...mcpHeaders, "mcp-protocol-version": "1999-01-01" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 13, method: "tools/list" })
+        })
+        expect(unknownVersion.status).toBe(400)
+        expect(errorOf(unknownVersion).id).toBe(13)
+        const notAcceptable = yield* raw("/mcp", {
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: "fourteen", method: "tools/list" })
+        })
+        expect(notAcceptable.status).toBe(406)
+        expect(errorOf(notAcceptable).id).toBe("fourteen")
+        // Without a readable id (not JSON, a batch) the id is null, as JSON-RPC says.
+        expect(errorOf(yield* raw("/mcp", { headers: mcpHeaders, body: "{ not json" })).id).toBeNull()
       })
     )
 
@@ -439,7 +629,7 @@ describe("the catalog MCP server (/mcp)", () => {
     )
 
     it.effect(
-      "refuses a foreign Origin or Host with 403 in the envelope, and accepts loopback and public hosts",
+      "refuses a foreign Origin or Host with 403 in the envelope, and accepts loopback and public hosts and origins",
       () =>
         Effect.gen(function* () {
           const { port } = yield* ServerAddress
@@ -473,22 +663,29 @@ describe("the catalog MCP server (/mcp)", () => {
             expect(allowed.status, host).toBe(200)
             expect(JSON.parse(allowed.body).result.tools).toHaveLength(4)
           }
-          // The SDK client surfaces the refusal as an HTTP error.
-          const failure = yield* Effect.flip(
-            Effect.scoped(
-              Effect.flatMap(ServerAddress, (address) =>
-                Effect.tryPromise(() =>
-                  new Client({ name: "browser", version: "1" }).connect(
-                    new StreamableHTTPClientTransport(new URL(`${address.url}/mcp`), {
-                      requestInit: { headers: { origin: "https://evil.example" } }
-                    })
+          // The SDK clients surface the refusal as an HTTP error, in either revision.
+          for (const kind of clientKinds) {
+            const failure = yield* Effect.flip(
+              Effect.scoped(
+                Effect.flatMap(ServerAddress, (address) =>
+                  Effect.tryPromise(() =>
+                    openSessionFor(kind, `${address.url}/mcp`, { origin: "https://evil.example" })
                   )
                 )
               )
             )
-          )
-          expect(failure.error).toBeInstanceOf(StreamableHTTPError)
-          expect((failure.error as StreamableHTTPError).code).toBe(403)
+            expect(String(failure.error), kind).toContain("403")
+            if (kind !== "v1 client") {
+              expect(failure.error, kind).toBeInstanceOf(SdkHttpError)
+              expect((failure.error as SdkHttpError).status).toBe(403)
+            }
+          }
+          // The service's own origin and, on a loopback deployment, loopback origins are allowed.
+          for (const origin of [`http://127.0.0.1:${port}`, "http://localhost:6274", "http://[::1]:5173"]) {
+            const allowed = yield* raw("/mcp", { headers: { ...mcpHeaders, origin }, body: listToolsBody })
+            expect(allowed.status, origin).toBe(200)
+            expect(allowed.headers["access-control-allow-origin"], origin).toBe(origin)
+          }
         })
     )
 
@@ -519,15 +716,15 @@ describe("the catalog MCP server (/mcp)", () => {
 
 describe("the documentation MCP server (/mcp/docs)", () => {
   it.layer(contentTestServer())((it) => {
-    const docsClient = Effect.tap(connect("/mcp/docs"), ({ client }) =>
-      Effect.promise(() => client.listTools())
+    const docsClient = Effect.tap(connect("/mcp/docs"), (session) =>
+      Effect.promise(() => session.listTools())
     )
     const docText = (path: string) => readFileSync(join(contentDirectory, "docs", path), "utf8")
 
     it.scoped("search_docs ranks the pages and get_doc returns a page's Markdown", () =>
       Effect.gen(function* () {
-        const { client } = yield* docsClient
-        expect(client.getServerVersion()?.name).toBe("podcast-catalog-docs")
+        const client = yield* docsClient
+        expect(client.serverName).toBe("podcast-catalog-docs")
         const found = yield* call(client, "search_docs", { query: "Streamable HTTP tools" })
         const hits = structured<{
           data: Array<{ path: string; uri: string; snippet: string; relevance: number }>
@@ -545,7 +742,7 @@ describe("the documentation MCP server (/mcp/docs)", () => {
 
     it.scoped("unknown pages and meaningless queries are tool errors", () =>
       Effect.gen(function* () {
-        const { client } = yield* docsClient
+        const client = yield* docsClient
         toolError(
           yield* call(client, "get_doc", { path: "secrets.md" }),
           /No documentation page has the path "secrets.md". The pages are: .*mcp\.md/
@@ -560,32 +757,36 @@ describe("the documentation MCP server (/mcp/docs)", () => {
       })
     )
 
-    it.scoped("lists the same pages as resources and reads them", () =>
+    it.scoped("lists the same pages as resources and reads them, in every revision", () =>
       Effect.gen(function* () {
-        const { client } = yield* connect("/mcp/docs")
-        const { resources } = yield* Effect.promise(() => client.listResources())
-        expect(resources.map((resource) => resource.name).sort()).toEqual([
-          "catalog-api.md",
-          "conditional-requests.md",
-          "foundation-api.md",
-          "getting-started.md",
-          "mcp.md",
-          "rpc-and-ask.md",
-          "snapshot.md"
-        ])
-        const mcp = resources.find((resource) => resource.name === "mcp.md")
-        expect(mcp).toMatchObject({
-          uri: "docs://catalog/mcp.md",
-          mimeType: "text/markdown",
-          title: "MCP servers"
-        })
-        const read = yield* Effect.promise(() => client.readResource({ uri: "docs://catalog/mcp.md" }))
-        const content = read.contents[0]
-        expect(content && "text" in content ? content.text.trim() : "").toBe(docText("mcp.md").trim())
-        const missing = yield* Effect.flip(
-          Effect.tryPromise(() => client.readResource({ uri: "docs://catalog/nope.md" }))
-        )
-        expect((missing.error as McpError).code).toBe(-32002)
+        for (const kind of clientKinds) {
+          const client = yield* connect("/mcp/docs", kind)
+          const resources = yield* Effect.promise(() => client.listResources())
+          expect(resources.map((resource) => resource.name).sort(), kind).toEqual([
+            "catalog-api.md",
+            "conditional-requests.md",
+            "foundation-api.md",
+            "getting-started.md",
+            "mcp.md",
+            "rpc-and-ask.md",
+            "snapshot.md"
+          ])
+          const mcp = resources.find((resource) => resource.name === "mcp.md")
+          expect(mcp, kind).toMatchObject({
+            uri: "docs://catalog/mcp.md",
+            mimeType: "text/markdown",
+            title: "MCP servers"
+          })
+          const read = yield* Effect.promise(() => client.readResource("docs://catalog/mcp.md"))
+          const content = read.contents[0]
+          expect(content && "text" in content ? content.text.trim() : "", kind).toBe(docText("mcp.md").trim())
+          // A page that does not exist: -32602 naming the URI (2026-07-28; the SDK answers so in every revision).
+          const missing = yield* Effect.flip(
+            Effect.tryPromise(() => client.readResource("docs://catalog/nope.md"))
+          )
+          expect((missing.error as { code?: number }).code, kind).toBe(-32602)
+          expect((missing.error as { data?: unknown }).data, kind).toEqual({ uri: "docs://catalog/nope.md" })
+        }
       })
     )
   })
@@ -594,9 +795,10 @@ describe("the documentation MCP server (/mcp/docs)", () => {
 describe("MCP with allowed browser origins and a small rate limit", () => {
   it.layer(
     contentTestServer({
-      MCP_ALLOWED_ORIGINS: "https://app.example,http://localhost:5173",
+      MCP_ALLOWED_ORIGINS: "https://app.example",
       MCP_ALLOWED_HOSTS: "mcp.example",
-      CATALOG_RATE_LIMIT: "6"
+      PUBLIC_ORIGIN: "https://podcast.example",
+      CATALOG_RATE_LIMIT: "7"
     })
   )((it) => {
     it.effect(
@@ -617,15 +819,21 @@ describe("MCP with allowed browser origins and a small rate limit", () => {
           })
           expect(fromApp.status).toBe(200)
           expect(fromApp.headers["access-control-allow-origin"]).toBe("https://app.example")
-          // 2: an allowed host name.
+          // 2: an allowed host name; 3: the service's own origin and host, allowed without being listed.
           expect(
             (yield* raw("/mcp", { headers: { ...mcpHeaders, host: "mcp.example" }, body: listToolsBody }))
               .status
           ).toBe(200)
-          // 3-4: REST spends from the same budget.
+          const own = yield* raw("/mcp", {
+            headers: { ...mcpHeaders, host: "podcast.example", origin: "https://podcast.example" },
+            body: listToolsBody
+          })
+          expect(own.status).toBe(200)
+          expect(own.headers["access-control-allow-origin"]).toBe("https://podcast.example")
+          // 4-5: REST spends from the same budget.
           expect((yield* request("/v1/episodes?limit=1")).status).toBe(200)
           expect((yield* request("/v1/episodes?limit=2")).status).toBe(200)
-          // 5-6: MCP again, then the budget is gone.
+          // 6-7: MCP again, then the budget is gone.
           expect((yield* raw("/mcp/docs", { headers: mcpHeaders, body: listToolsBody })).status).toBe(200)
           expect((yield* raw("/mcp", { headers: mcpHeaders, body: listToolsBody })).status).toBe(200)
           const refused = yield* raw("/mcp", {

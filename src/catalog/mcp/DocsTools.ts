@@ -11,7 +11,7 @@ import { DocPage } from "../domain/DocPage.js"
 import { requestOf } from "../RequestStruct.js"
 import type { SearchService } from "../Search.js"
 import { makeTool } from "./McpTool.js"
-import type { McpResources } from "./ToolServer.js"
+import type { McpResource } from "./ToolServer.js"
 
 /** Every page is also a resource at this URI. */
 export const docUri = (path: string) => `docs://catalog/${path}`
@@ -100,21 +100,15 @@ export const docsTools = (catalog: CatalogService, search: SearchService) => {
   ]
 }
 
-export const docsResources = (catalog: CatalogService): McpResources => {
-  const byUri = new Map(catalog.docs.map((page) => [docUri(page.path), page]))
-  return {
-    list: catalog.docs.map((page) => ({
+/** Every page as a resource, its contents built once. */
+export const docsResources = (catalog: CatalogService): ReadonlyArray<McpResource> =>
+  catalog.docs.map((page) => ({
+    resource: {
       uri: docUri(page.path),
       name: page.path,
       title: page.title,
       mimeType: "text/markdown",
       size: Buffer.byteLength(page.text)
-    })),
-    read: (uri) => {
-      const page = byUri.get(uri)
-      return page === undefined
-        ? undefined
-        : { contents: [{ uri, mimeType: "text/markdown", text: page.text }] }
-    }
-  }
-}
+    },
+    contents: { contents: [{ uri: docUri(page.path), mimeType: "text/markdown", text: page.text }] }
+  }))

@@ -1,17 +1,23 @@
 // Who may call the MCP endpoints: protection against DNS rebinding, which the MCP specification
-// asks servers to apply and which the SDK's own option (deprecated in 1.32) no longer covers.
-// - Host: the request's host name must be a loopback name, the address the server listens on,
-//   the host of PUBLIC_ORIGIN, or one of MCP_ALLOWED_HOSTS. A page on a rebound
-//   domain sends its own name as Host, so it is refused.
-// - Origin: absent (command-line clients, server-side agents) or one of MCP_ALLOWED_ORIGINS.
-//   Allowed browser origins also get the CORS headers they need to make the call at all.
+// asks servers to apply and which the SDK's handler leaves to whoever mounts it.
+// - Host: the request's host name must be a loopback name, the address the server listens on, the
+//   host of PUBLIC_ORIGIN, or one of MCP_ALLOWED_HOSTS. A page on a rebound domain sends its own
+//   name as Host, so it is refused.
+// - Origin: absent (command-line clients, server-side agents), the service's own PUBLIC_ORIGIN, any
+//   loopback origin when the deployment itself is on loopback (it listens there or its public origin
+//   is there: a rebinding page can only reach a loopback server from a non-loopback origin), or one
+//   of MCP_ALLOWED_ORIGINS (catalog-extensions §7). Allowed browser origins also get the CORS headers
+//   they need to make the call at all.
 import { Forbidden } from "../../http/ApiError.js"
 
 export interface McpAccessSettings {
   /** The HOST the server listens on; wildcards (0.0.0.0, ::) add nothing. */
   readonly listenHost: string
-  /** The origin the service answers from, PUBLIC_ORIGIN (its host is how the public reaches us). */
-  readonly publicUrl: string
+  /**
+   * The service's PUBLIC_ORIGIN: its host is how the public reaches us, and its own pages and clients
+   * call from there.
+   */
+  readonly publicOrigin: string
   readonly allowedHosts: ReadonlyArray<string>
   readonly allowedOrigins: ReadonlyArray<string>
 }
@@ -24,6 +30,10 @@ export interface McpAccess {
 }
 
 const loopbackNames = ["localhost", "127.0.0.1", "::1"]
+
+/** Whether a host name (as `hostNameOf` gives it) is a loopback one: localhost, 127.0.0.0/8, ::1. */
+const isLoopback = (name: string) =>
+  name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name)
 const wildcardAddresses = new Set(["0.0.0.0", "::", ""])
 
 /** The host name of a Host header value (`name:port`, `[v6]:port`), lowercase, without brackets. */
@@ -50,18 +60,28 @@ export const makeMcpAccess = (settings: McpAccessSettings): McpAccess => {
   const hosts = new Set<string>(loopbackNames)
   const listen = hostNameOf(settings.listenHost) ?? ""
   if (!wildcardAddresses.has(listen)) hosts.add(listen)
-  const publicHost = URL.canParse(settings.publicUrl)
-    ? hostNameOf(new URL(settings.publicUrl).host)
+  const publicOriginHost = URL.canParse(settings.publicOrigin)
+    ? hostNameOf(new URL(settings.publicOrigin).host)
     : undefined
-  if (publicHost !== undefined) hosts.add(publicHost)
+  if (publicOriginHost !== undefined) hosts.add(publicOriginHost)
   for (const host of settings.allowedHosts) {
     const name = hostNameOf(host.trim())
     if (name !== undefined) hosts.add(name)
   }
-  const origins = new Set(settings.allowedOrigins.flatMap((origin) => normalizeOrigin(origin.trim()) ?? []))
+  const origins = new Set(
+    [settings.publicOrigin, ...settings.allowedOrigins].flatMap(
+      (origin) => normalizeOrigin(origin.trim()) ?? []
+    )
+  )
+  const onLoopback = isLoopback(listen) || (publicOriginHost !== undefined && isLoopback(publicOriginHost))
   const originAllowed = (origin: string) => {
     const normalized = normalizeOrigin(origin)
-    return normalized !== undefined && origins.has(normalized)
+    if (normalized === undefined) return false
+    if (origins.has(normalized)) return true
+    if (!onLoopback) return false
+    const url = new URL(normalized)
+    const name = hostNameOf(url.host)
+    return (url.protocol === "http:" || url.protocol === "https:") && name !== undefined && isLoopback(name)
   }
 
   return {

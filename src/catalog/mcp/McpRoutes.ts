@@ -1,6 +1,6 @@
-// `/mcp` and `/mcp/docs` over Streamable HTTP, stateless: every POST gets a fresh MCP server and a
-// web-standard transport answering in JSON (see `exchange` for the bridge). Before the SDK
-// sees a request we apply our rules: Host and Origin (403), methods (405: without sessions there is
+// `/mcp` and `/mcp/docs` over Streamable HTTP, stateless, in every protocol revision the SDK serves
+// (McpHandler.ts): every POST gets a fresh MCP server answering in JSON (see `exchange` for the
+// bridge). Before the SDK sees a request we apply our rules: Host and Origin (403), methods (405: without sessions there is
 // no stream to GET and nothing to DELETE), body size (413) and the catalog's rate limit (429, one
 // request per JSON-RPC message, so a batch costs what its messages would one by one), all in the
 // error envelope.
@@ -8,13 +8,14 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import type { AuthInfo } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Runtime from "effect/Runtime"
 import { MethodNotAllowed, PayloadTooLarge } from "../../http/ApiError.js"
 import { causeResponse, errorResponse } from "../../http/ErrorResponse.js"
+import { ProtectedResources } from "../../http/ProtectedResources.js"
 import { makeRouteTable } from "../../http/RouteTable.js"
 import { Catalog } from "../Catalog.js"
 import { CatalogAdmission, type CatalogAdmissionService } from "../CatalogAdmission.js"
@@ -25,6 +26,7 @@ import { Search } from "../Search.js"
 import { catalogTools } from "./CatalogTools.js"
 import { docsResources, docsTools } from "./DocsTools.js"
 import { type McpAccess, makeMcpAccess } from "./McpAccess.js"
+import { type McpErrorReporter, type McpHandler, makeMcpHandler } from "./McpHandler.js"
 import { makeToolServerFactory } from "./ToolServer.js"
 
 const allowedMethods = ["POST", "OPTIONS"]
@@ -35,7 +37,7 @@ const noRoutes = makeRouteTable([])
 const preflightHeaders = {
   "access-control-allow-methods": "POST",
   "access-control-allow-headers":
-    "content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id",
+    "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, last-event-id",
   "access-control-max-age": "600"
 }
 
@@ -62,64 +64,54 @@ const parseBody = (text: string): { readonly body: unknown } | undefined => {
 const messageCount = (body: unknown) => (Array.isArray(body) ? Math.max(1, body.length) : 1)
 
 /**
- * One JSON-RPC exchange with a server built for this request alone. The body was read and parsed
- * by the caller (bounded like every body) and is handed to the transport as `parsedBody`, with a
- * bodiless web Request for the headers: letting the transport read a web stream made of the node
- * request cost more than everything else in the exchange (≈ 140 µs of ≈ 260 µs). In JSON mode the
- * SDK's answer is complete when `handleRequest` returns, so it is copied into a platform response
- * as text.
+ * One JSON-RPC exchange through the SDK (McpHandler.ts). The body was read and parsed by the caller
+ * (bounded like every body) and is handed over parsed, with a bodiless web Request for the headers:
+ * letting the SDK read a web stream made of the node request cost more than everything else in the
+ * exchange. Our answers are plain JSON, complete when the handler resolves, so they are copied into a
+ * platform response as text.
  */
 const exchange = (
-  build: () => Server,
+  handler: McpHandler,
   request: HttpServerRequest.HttpServerRequest,
   url: string,
-  parsedBody: unknown
+  parsedBody: unknown,
+  authInfo: AuthInfo | undefined
 ) =>
   Effect.promise(async () => {
-    const server = build()
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
-    await server.connect(transport)
-    try {
-      const answer = await transport.handleRequest(
-        new Request(url, { method: "POST", headers: request.headers }),
-        {
-          parsedBody
-        }
-      )
-      const body = await answer.text()
-      const headers = Object.fromEntries(answer.headers)
-      return body === ""
-        ? HttpServerResponse.empty({ status: answer.status, headers })
-        : HttpServerResponse.text(body, {
-            status: answer.status,
-            headers,
-            contentType: answer.headers.get("content-type") ?? "application/json"
-          })
-    } finally {
-      await server.close()
-    }
+    const answer = await handler(
+      new Request(url, { method: "POST", headers: request.headers }),
+      parsedBody,
+      authInfo
+    )
+    const body = await answer.text()
+    const headers = Object.fromEntries(answer.headers)
+    return body === ""
+      ? HttpServerResponse.empty({ status: answer.status, headers })
+      : HttpServerResponse.text(body, {
+          status: answer.status,
+          headers,
+          contentType: answer.headers.get("content-type") ?? "application/json"
+        })
   })
 
 /**
- * Which server answers a request, or the answer refusing it: the public servers always answer; a
+ * Who is calling, or the answer refusing them: the public servers take everyone (no `AuthInfo`); a
  * protected one (`/mcp/agent`) first authenticates the caller and answers 401 when it cannot.
  */
-export type ServerForRequest = (
+export type CallerOfRequest = (
   request: HttpServerRequest.HttpServerRequest
-) => Effect.Effect<Either.Either<() => Server, HttpServerResponse.HttpServerResponse>>
+) => Effect.Effect<Either.Either<AuthInfo | undefined, HttpServerResponse.HttpServerResponse>>
 
 /** The public servers: the same for everyone. */
-const publicServer =
-  (build: () => Server): ServerForRequest =>
-  () =>
-    Effect.succeed(Either.right(build))
+const anyone: CallerOfRequest = () => Effect.succeed(Either.right(undefined))
 
 /**
- * An MCP endpoint with the rules above; `serverFor` runs last, after the request passed them, so a
+ * An MCP endpoint with the rules above; `callerOf` runs last, after the request passed them, so a
  * protected server never authenticates a request the public ones would refuse.
  */
 export const mcpEndpoint = (
-  serverFor: ServerForRequest,
+  handler: McpHandler,
+  callerOf: CallerOfRequest,
   access: McpAccess,
   admission: CatalogAdmissionService
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
@@ -172,17 +164,48 @@ export const mcpEndpoint = (
     )
     if (Either.isLeft(admitted)) return withCors(errorResponse(admitted.left))
     // A protected server authenticates first: without a valid token the answer is its 401.
-    const server = yield* serverFor(request)
-    if (Either.isLeft(server)) return withCors(server.left)
+    const caller = yield* callerOf(request)
+    if (Either.isLeft(caller)) return withCors(caller.left)
     if (parsed === undefined) return withCors(parseError)
-    // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid JSON-RPC).
+    // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid JSON-RPC,
+    // the 2026-07-28 revision's header and envelope checks).
     const url = `http://${headers.host ?? "localhost"}${request.url}`
     return withCors(
-      yield* Effect.catchAllCause(exchange(server.right, request, url, parsed.body), (cause) =>
+      yield* Effect.catchAllCause(exchange(handler, request, url, parsed.body, caller.right), (cause) =>
         causeResponse(cause, noRoutes)
       )
     )
   })
+
+/**
+ * How long clients may reuse the public servers' lists and documents: the catalog's own time for a
+ * detail (catalog-extensions §5), since they change only with the snapshot.
+ */
+export const publicCacheHint = { ttlMs: 300_000, cacheScope: "public" } as const
+
+/**
+ * Where the SDK reports what it refused or failed on outside a response (a rejected request, a
+ * factory that threw): the answer already says it to the client, so the log keeps it at debug.
+ */
+export const mcpErrorLog = Effect.map(
+  Effect.runtime<never>(),
+  (runtime): McpErrorReporter =>
+    (error) =>
+      Runtime.runFork(runtime)(Effect.logDebug("MCP request refused or failed", error.message))
+)
+
+/** The Host and Origin rules of every MCP endpoint of this service, from its settings. */
+export const mcpAccess = Effect.gen(function* () {
+  const config = yield* CatalogConfig
+  // The registry of protected resources knows the service's public origin (PUBLIC_ORIGIN).
+  const { origin } = yield* ProtectedResources
+  return makeMcpAccess({
+    listenHost: config.listenHost,
+    publicOrigin: origin,
+    allowedHosts: config.mcpAllowedHosts,
+    allowedOrigins: config.mcpAllowedOrigins
+  })
+})
 
 /** Both MCP servers on the shared router, built from the catalog's services. */
 export const McpRoutes = HttpLayerRouter.use((router) =>
@@ -190,14 +213,9 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
     const catalog = yield* Catalog
     const search = yield* Search
     const reads = yield* CatalogReads
-    const config = yield* CatalogConfig
     const admission = yield* CatalogAdmission
-    const access = makeMcpAccess({
-      listenHost: config.listenHost,
-      publicUrl: config.publicOrigin,
-      allowedHosts: config.mcpAllowedHosts,
-      allowedOrigins: config.mcpAllowedOrigins
-    })
+    const onError = yield* mcpErrorLog
+    const access = yield* mcpAccess
     const catalogServer = makeToolServerFactory({
       name: "podcast-catalog",
       title: "Podcast catalog",
@@ -206,7 +224,8 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
         "Read-only tools over a podcast's episodes and transcripts. Find episodes with search_episodes, read one " +
         "with get_episode, find what was said with search_transcripts, read a transcript with get_transcript " +
         "(check transcriptAvailable first). Slugs are episode numbers as text.",
-      tools: catalogTools(reads)
+      tools: catalogTools(reads),
+      cacheHint: publicCacheHint
     })
     const docsServer = makeToolServerFactory({
       name: "podcast-catalog-docs",
@@ -216,9 +235,20 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
         "The service's documentation: search it with search_docs, read a page with get_doc, or list and read " +
         "the pages as resources.",
       tools: docsTools(catalog, search),
-      resources: docsResources(catalog)
+      resources: docsResources(catalog),
+      cacheHint: publicCacheHint
     })
-    yield* router.add("*", "/mcp", mcpEndpoint(publicServer(catalogServer), access, admission))
-    yield* router.add("*", "/mcp/docs", mcpEndpoint(publicServer(docsServer), access, admission))
+    const endpoint = (factory: () => ReturnType<typeof catalogServer>) =>
+      mcpEndpoint(makeMcpHandler(factory, onError), anyone, access, admission)
+    yield* router.add(
+      "*",
+      "/mcp",
+      endpoint(() => catalogServer(undefined))
+    )
+    yield* router.add(
+      "*",
+      "/mcp/docs",
+      endpoint(() => docsServer(undefined))
+    )
   })
 )

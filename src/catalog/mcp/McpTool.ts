@@ -1,74 +1,102 @@
-// One tool of our MCP servers, defined by Effect Schemas: arguments are decoded with the input
-// schema, results encoded with the output schema, and tools/list shows both as JSON Schema. Every
-// failure (bad arguments, unknown slug, bad cursor) is an `isError` result with a clear message.
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
+// One tool of our MCP servers, defined by Effect Schemas and registered on the SDK's McpServer: the
+// SDK decodes arguments with the input schema (ToolSchema.ts), lists both schemas as JSON Schema and
+// checks `structuredContent` against the output schema; we encode results with it and render a text
+// block beside them. Every failure of the tool's own (unknown slug, bad cursor) is an `isError`
+// result with a clear message, as are arguments the schema refuses (the SDK words those).
+import type {
+  CallToolResult,
+  McpServer,
+  ScopeChallengeHandler,
+  ToolAnnotations
+} from "@modelcontextprotocol/server"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type { ApiError } from "../../http/ApiError.js"
-import { badRequestFromParseError } from "../../http/ErrorResponse.js"
-import { toolJsonSchema } from "./ToolSchema.js"
+import { toolInputSchema, toolOutputSchema } from "./ToolSchema.js"
 
-export interface ToolSpec<I, II, O, OI> {
+/**
+ * A tool as a server registers it, with what each request carries (`Context`: nothing for the
+ * public catalog, the caller's grant for a protected server). Everything but the call itself (the
+ * schemas, their JSON Schema, the annotations) is built once, with the tool.
+ */
+export interface McpTool<Context = void> {
+  readonly name: string
+  readonly register: (server: McpServer, context: Context) => void
+}
+
+/** Everything a tool's definition says, whatever runs it. */
+export interface ToolDefinition<I, II, O, OI> {
   readonly name: string
   readonly title: string
   readonly description: string
+  readonly annotations: ToolAnnotations
   readonly input: Schema.Schema<I, II>
   readonly output: Schema.Schema<O, OI>
-  readonly run: (input: I) => Either.Either<O, ApiError>
   /** The text block that accompanies `structuredContent`, for clients that show text only. */
   readonly render: (output: O) => string
+  /** Whether the caller's grant allows the call (protected servers); refused with HTTP 403 before it runs. */
+  readonly scopeChallenge?: ScopeChallengeHandler
 }
 
-export interface McpTool {
-  readonly definition: Tool
-  readonly call: (args: Readonly<Record<string, unknown>> | undefined) => CallToolResult
+export interface ToolSpec<I, II, O, OI> extends Omit<ToolDefinition<I, II, O, OI>, "annotations"> {
+  readonly run: (input: I) => Either.Either<O, ApiError>
 }
 
 /**
- * Our tools read a static snapshot: nothing changes, repeating a call gives the same answer, and
- * nothing outside the catalog is reached. Set explicitly, because MCP's defaults are the opposite
+ * Our catalog tools read a static snapshot: nothing changes, repeating a call gives the same answer,
+ * and nothing outside the catalog is reached. Set explicitly, because MCP's defaults are the opposite
  * (readOnlyHint false, openWorldHint true).
  */
-const readOnlyAnnotations = {
+export const readOnlyAnnotations: ToolAnnotations = {
   readOnlyHint: true,
   destructiveHint: false,
   idempotentHint: true,
   openWorldHint: false
-} as const
+}
 
 export const toolError = (message: string): CallToolResult => ({
   content: [{ type: "text", text: message }],
   isError: true
 })
 
-export const makeTool = <I, II, O, OI extends { readonly [key: string]: unknown }>(
-  spec: ToolSpec<I, II, O, OI>
-): McpTool => {
-  const decode = Schema.decodeUnknownEither(spec.input, { errors: "all" })
-  const encode = Schema.encodeSync(spec.output)
-  return {
-    definition: {
-      name: spec.name,
-      title: spec.title,
-      description: spec.description,
-      inputSchema: toolJsonSchema(spec.input),
-      outputSchema: toolJsonSchema(spec.output),
-      annotations: { title: spec.title, ...readOnlyAnnotations }
-    },
-    call: (args) => {
-      const input = decode(args ?? {})
-      if (Either.isLeft(input)) {
-        return toolError(
-          `Invalid arguments for ${spec.name}: ${badRequestFromParseError(input.left).message}`
-        )
+/**
+ * A tool from its definition and `call`, which gets the decoded arguments and the request's context
+ * and answers the output, or the message of a tool error.
+ */
+export const defineTool = <I, II, O, OI, Context>(
+  definition: ToolDefinition<I, II, O, OI>,
+  call: (input: I, context: Context) => Promise<Either.Either<O, string>> | Either.Either<O, string>
+): McpTool<Context> => {
+  const encode = Schema.encodeSync(definition.output)
+  const answer = (result: Either.Either<O, string>): CallToolResult =>
+    Either.match(result, {
+      onLeft: toolError,
+      onRight: (output) => {
+        const structuredContent = encode(output)
+        return {
+          content: [{ type: "text", text: definition.render(output) }],
+          structuredContent: structuredContent as CallToolResult["structuredContent"]
+        }
       }
-      return Either.match(spec.run(input.right), {
-        onLeft: (error) => toolError(error.message),
-        onRight: (output) => ({
-          content: [{ type: "text", text: spec.render(output) }],
-          structuredContent: encode(output)
-        })
-      })
+    })
+  const config = {
+    title: definition.title,
+    description: definition.description,
+    inputSchema: toolInputSchema(definition.input),
+    outputSchema: toolOutputSchema(definition.output),
+    annotations: { title: definition.title, ...definition.annotations },
+    ...(definition.scopeChallenge === undefined ? {} : { scopeChallenge: definition.scopeChallenge })
+  }
+  return {
+    name: definition.name,
+    register: (server, context) => {
+      server.registerTool(definition.name, config, async (input) => answer(await call(input, context)))
     }
   }
 }
+
+/** A catalog tool: read-only, answered at once from the snapshot, the same for every caller. */
+export const makeTool = <I, II, O, OI>(spec: ToolSpec<I, II, O, OI>): McpTool<unknown> =>
+  defineTool<I, II, O, OI, unknown>({ ...spec, annotations: readOnlyAnnotations }, (input) =>
+    Either.mapLeft(spec.run(input), (error) => error.message)
+  )

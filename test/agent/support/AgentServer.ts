@@ -1,10 +1,7 @@
 // The whole service (catalog over the fixture podcast, foundation on a fresh database) for the agent
 // session's tests, and the agent's side: OAuth tokens for `/mcp/agent` obtained through the code flow
-// (oauth4webapi, the person played with fetch), and the official MCP SDK client calling the tools.
+// (oauth4webapi, the person played with fetch), and the official MCP SDK clients calling the tools.
 import { request as httpRequest } from "node:http"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
@@ -19,7 +16,10 @@ import {
 } from "../../foundation/support/FoundationClient.js"
 import { codeFlow, type OAuthWorld, registerPublic } from "../../foundation/support/OAuthFlow.js"
 import { buildFixtureSnapshot } from "../../support/CatalogTestServer.js"
+import { type ClientKind, type McpSession, mcpSession } from "../../support/McpClients.js"
 import { testServer } from "../../support/TestServer.js"
+
+export { textOf } from "../../support/McpClients.js"
 
 export const AGENT_RESOURCE = `${PUBLIC_ORIGIN}/mcp/agent`
 export const AGENT_METADATA = `${PUBLIC_ORIGIN}/.well-known/oauth-protected-resource/mcp/agent`
@@ -82,32 +82,20 @@ export const agentToken = (world: OAuthWorld, person: Account, organizationId: s
     }
   })
 
-/** An MCP SDK client connected to /mcp/agent with a bearer token, closed with the scope. */
-export const mcpClient = (accessToken: string) =>
-  Effect.acquireRelease(
-    Effect.flatMap(ServerAddress, (address) =>
-      Effect.promise(async () => {
-        const client = new Client({ name: "agent-test", version: "1.0.0" })
-        await client.connect(
-          new StreamableHTTPClientTransport(new URL(`${address.url}/mcp/agent`), {
-            requestInit: { headers: { authorization: `Bearer ${accessToken}` } }
-          })
-        )
-        return client
-      })
-    ),
-    (client) => Effect.promise(() => client.close())
+/**
+ * An MCP SDK client connected to /mcp/agent with a bearer token (the v2 client pinned to 2026-07-28
+ * unless told otherwise), closed with the scope.
+ */
+export const mcpClient = (accessToken: string, kind: ClientKind = "v2 client, 2026-07-28") =>
+  Effect.flatMap(ServerAddress, (address) =>
+    mcpSession(kind, new URL(`${address.url}/mcp/agent`), {
+      headers: { authorization: `Bearer ${accessToken}` }
+    })
   )
 
 /** Calls a tool and returns its result as the SDK hands it back. */
-export const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  Effect.promise(async () => (await client.callTool({ name, arguments: args })) as CallToolResult)
-
-/** The text of a tool result's first block. */
-export const textOf = (result: CallToolResult): string => {
-  const [first] = result.content
-  return first?.type === "text" ? first.text : ""
-}
+export const callTool = (session: McpSession, name: string, args: Record<string, unknown> = {}) =>
+  Effect.promise(() => session.callTool(name, args))
 
 /**
  * A raw request to /mcp/agent through node:http (fetch will not send a Host or Origin of our

@@ -1,11 +1,15 @@
 // The MCP Inspector's command line (pinned in test/agent/inspector, run on Node 24 as it requires, no
-// network once installed) against the real server with a token from the OAuth code flow: the README's
-// commands, read from it and run.
+// network once installed) against the real server: the README's commands for /mcp/agent with a token
+// from the OAuth code flow, read from it and run; and in both protocol eras (`--protocol-era legacy`
+// speaks 2025-11-25, `modern` 2026-07-28), every tool of /mcp, /mcp/docs and /mcp/agent listed and
+// called, each structuredContent valid against its tool's outputSchema and the same in both eras.
 import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect, layer } from "@effect/vitest"
+import type { JsonSchemaType } from "@modelcontextprotocol/client"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv"
 import * as Effect from "effect/Effect"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { backends } from "../foundation/support/Backends.js"
@@ -71,7 +75,7 @@ const readmeCommands = (url: string, accessToken: string): ReadonlyArray<Readonl
 
 const [pglite] = backends
 
-describeNeeding("skip" in tool ? tool.skip : undefined)("the MCP Inspector CLI on /mcp/agent", () => {
+describeNeeding("skip" in tool ? tool.skip : undefined)("the MCP Inspector CLI", () => {
   layer(agentServer(pglite?.database ?? Effect.dieMessage("no backend")), {
     timeout: 180_000,
     excludeTestServices: true
@@ -161,6 +165,129 @@ describeNeeding("skip" in tool ? tool.skip : undefined)("the MCP Inspector CLI o
         }),
       // Three runs of a command-line program that starts Node each time: more than the default on a busy machine.
       120_000
+    )
+
+    it.effect(
+      "in both protocol eras, lists and calls every tool of /mcp, /mcp/docs and /mcp/agent; each structuredContent is valid against its outputSchema and the same in both",
+      () =>
+        Effect.gen(function* () {
+          const address = yield* ServerAddress
+          const world = yield* oauthWorld
+          const owner = yield* signUpVerified("eras")
+          const organization = yield* createOrganization(owner, "Eras Org")
+          const grant = yield* agentToken(
+            world,
+            owner,
+            organization.id,
+            "organizations:read organizations:write"
+          )
+          const validator = new AjvJsonSchemaValidator()
+          type Listed = { tools: ReadonlyArray<{ name: string; outputSchema?: JsonSchemaType }> }
+          type Called = { isError?: boolean; structuredContent?: unknown }
+
+          /** Lists the tools of `path` in `era`, calls each with its arguments, and checks the results. */
+          const everyTool = (
+            era: "legacy" | "modern",
+            path: string,
+            calls: ReadonlyArray<readonly [string, Record<string, unknown>]>,
+            headers: ReadonlyArray<string> = []
+          ) =>
+            Effect.gen(function* () {
+              const base = [`${address.url}${path}`, "--transport", "http", "--protocol-era", era, ...headers]
+              const listed = yield* inspector(["--cli", ...base, "--method", "tools/list"])
+              expect(listed.code, listed.stderr).toBe(0)
+              const { tools: offered } = JSON.parse(listed.stdout) as Listed
+              expect(offered.map((tool) => tool.name).sort(), `${era} ${path}`).toEqual(
+                calls.map(([name]) => name).sort()
+              )
+              // Calls that change nothing run side by side; the notebook's run in order (get before delete).
+              const results = yield* Effect.forEach(
+                calls,
+                ([name, args]) =>
+                  Effect.map(
+                    inspector([
+                      "--cli",
+                      ...base,
+                      "--method",
+                      "tools/call",
+                      "--tool-name",
+                      name,
+                      "--tool-args-json",
+                      JSON.stringify(args)
+                    ]),
+                    (run) => {
+                      expect(run.code, `${era} ${path} ${name}: ${run.stdout}${run.stderr}`).toBe(0)
+                      const result = JSON.parse(run.stdout) as Called
+                      expect(result.isError ?? false, `${era} ${name}: ${run.stdout}`).toBe(false)
+                      const schema = offered.find((tool) => tool.name === name)?.outputSchema
+                      const checked = validator.getValidator(schema ?? {})(result.structuredContent)
+                      expect(checked.errorMessage, `${era} ${name}`).toBeUndefined()
+                      return result.structuredContent
+                    }
+                  ),
+                { concurrency: path === "/mcp/agent" ? 1 : 4 }
+              )
+              return { offered, results }
+            })
+
+          const catalogCalls = [
+            ["search_episodes", { limit: 2 }],
+            ["get_episode", { slug: "4" }],
+            ["search_transcripts", { query: "fog signals" }],
+            ["get_transcript", { slug: "4", max_characters: 40 }]
+          ] as const
+          const docsCalls = [
+            ["search_docs", { query: "ETag" }],
+            ["get_doc", { path: "caching.md" }]
+          ] as const
+          const bearer = ["--header", `Authorization: Bearer ${grant.accessToken}`]
+          for (const [path, calls] of [
+            ["/mcp", catalogCalls],
+            ["/mcp/docs", docsCalls]
+          ] as const) {
+            const legacy = yield* everyTool("legacy", path, calls)
+            const modern = yield* everyTool("modern", path, calls)
+            expect(modern).toEqual(legacy)
+          }
+          // The agent session: a note saved in each era, read back and deleted in it.
+          for (const era of ["legacy", "modern"] as const) {
+            const saved = yield* inspector([
+              "--cli",
+              `${address.url}/mcp/agent`,
+              "--transport",
+              "http",
+              "--protocol-era",
+              era,
+              ...bearer,
+              "--method",
+              "tools/call",
+              "--tool-name",
+              "save_note",
+              "--tool-args-json",
+              JSON.stringify({ slug: "4", paragraph_index: 0, text: `Saved in the ${era} era.` })
+            ])
+            expect(saved.code, saved.stdout + saved.stderr).toBe(0)
+            const id = (JSON.parse(saved.stdout) as { structuredContent: { id: string } }).structuredContent
+              .id
+            yield* everyTool(
+              era,
+              "/mcp/agent",
+              [
+                ...catalogCalls,
+                ["save_note", { slug: "4", text: `Another in the ${era} era.` }],
+                ["list_notes", { limit: 5 }],
+                ["get_note", { id }],
+                ["delete_note", { id }]
+              ],
+              bearer
+            )
+          }
+          const left = yield* call(`/organizations/${organization.id}/notes`, { session: owner.session })
+          expect(
+            (left.json as { items: ReadonlyArray<{ text: string }> }).items.map((item) => item.text)
+          ).toEqual(["Another in the legacy era.", "Another in the modern era."])
+        }),
+      600_000
     )
   })
 })

@@ -7,8 +7,11 @@
 // change. Each setup: PGlite with JavaScript off, PostgreSQL with it on (axe and screenshots then).
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { Page } from "playwright-core"
-import { browserUnavailable } from "../support/Browser.js"
+import { postgresUnavailable } from "../foundation/support/Backends.js"
+import { postgresFoundationServer, sqlQuery } from "../foundation/support/FoundationClient.js"
+import { browserUnavailable, launchBrowser } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import { describeNeeding } from "../support/Needs.js"
 import {
@@ -31,6 +34,7 @@ import {
   setupName,
   signInOnPage,
   startAuthorization,
+  TestBrowser,
   uniqueEmail,
   verifiedAccount
 } from "./support/Console.js"
@@ -344,3 +348,76 @@ for (const setup of consoleSetups) {
     }
   )
 }
+
+// The notebook's notes are saved by agents (catalog-extensions §12), which this server does not run:
+// they are written straight into PostgreSQL, as an agent's save would leave them.
+const notebookPort = await freePort()
+const notebookOrigin = `http://127.0.0.1:${notebookPort}`
+describeNeeding(browserUnavailable, postgresUnavailable)("an organization's notebook (PostgreSQL)", () => {
+  layer(
+    Layer.merge(
+      postgresFoundationServer({ PORT: String(notebookPort), PUBLIC_ORIGIN: notebookOrigin }),
+      Layer.scoped(TestBrowser, launchBrowser)
+    ),
+    { timeout: 120_000, excludeTestServices: true }
+  )((it) => {
+    it.effect(
+      "a member deletes their own note and is refused another's; names and text are shown as text",
+      () =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const origin = notebookOrigin
+            const owner = yield* verifiedAccount(origin, "ada", PASSWORD)
+            const member = yield* verifiedAccount(origin, "charles", PASSWORD)
+            const organization = (yield* api(origin, "/organizations", {
+              cookie: owner.cookie,
+              body: { name: "Lovelace Lab" }
+            })).json as Organization
+            const path = `/organizations/${organization.id}`
+            const invitation = (yield* api(origin, `${path}/invitations`, {
+              cookie: owner.cookie,
+              body: { email: member.email, role: "member" }
+            })).json as { id: string }
+            yield* api(origin, `/invitations/${invitation.id}/accept`, { cookie: member.cookie, body: {} })
+            const { page } = yield* personBrowser(true)
+            yield* signInOnPage(page, origin, member.email, PASSWORD)
+            // The notebook: a member deletes their own note, never another's (posted by hand: 403).
+            const ownerId = (
+              (yield* api(origin, "/profile", { cookie: owner.cookie })).json as { id: string }
+            ).id
+            const memberId = (
+              (yield* api(origin, "/profile", { cookie: member.cookie })).json as { id: string }
+            ).id
+            for (const [id, userId, text] of [
+              ["note_owner_1", ownerId, "The owner's <b>note</b>"],
+              ["note_member_1", memberId, "The member's note"]
+            ] as const) {
+              yield* sqlQuery(
+                "INSERT INTO notes (id, organization_id, user_id, client_id, episode_slug, paragraph_index, text) VALUES ($1, $2, $3, 'https://agent.example/client', '7', 3, $4)",
+                [id, organization.id, userId, text]
+              )
+            }
+            yield* open(page, `${origin}${path}#notebook`)
+            expect(yield* mainText(page)).toContain("The owner's <b>note</b>")
+            expect(yield* mainText(page)).toContain("Episode 7, paragraph 3")
+            const deletes = page.getByRole("button", { name: /^Delete the note/ })
+            expect(yield* Effect.promise(() => deletes.count())).toBe(1)
+            const foreignNote = yield* postByHand(page, origin, path, {
+              action: "delete-note",
+              note: "note_owner_1"
+            })
+            expect(foreignNote.status).toBe(403)
+            expect(foreignNote.text).toContain(
+              "Only owners, admins and the note&#39;s author may delete a note."
+            )
+            yield* press(page, "Delete the note on episode 7")
+            expect(yield* mainText(page)).toContain("The note is deleted.")
+            expect(yield* mainText(page)).not.toContain("The member's note")
+            expect(yield* mainText(page)).toContain("The owner's <b>note</b>")
+            yield* checkPage(page, "organization notebook", true)
+          })
+        ),
+      120_000
+    )
+  })
+})

@@ -76,7 +76,17 @@ const foundationSurfaces: ReadonlyArray<Surface> = [
     title: "OAuth 2.1 authorization server",
     description: "Metadata for apps and agents that act for a person in one organization (RFC 8414)."
   },
-  { path: "/sign-in", title: "Sign in", description: "Sign in to approve apps and answer invitations." }
+  {
+    path: "/sign-up",
+    title: "Create an account",
+    description: "Your own account: create organizations, invite people, issue API tokens, connect apps and agents."
+  },
+  {
+    path: "/organizations",
+    title: "Your organizations",
+    description: "The console: organizations, members, invitations, API tokens, connected apps and your account."
+  },
+  { path: "/sign-in", title: "Sign in", description: "Sign in to the console, to approve apps and to answer invitations." }
 ]
 
 /** Served when both features are: the agent session joins the catalog and the foundation. */

@@ -4,6 +4,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
+import { agentServer } from "../agent/support/AgentServer.js"
+import { backends } from "../foundation/support/Backends.js"
 import { catalogTestServer } from "../support/CatalogTestServer.js"
 import { whenMet } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
@@ -74,6 +76,26 @@ describe("the landing page", () => {
           })
         )
       )
+    )
+  })
+})
+
+describe("the landing page of an instance serving both features", () => {
+  const [pglite] = backends
+  it.layer(agentServer(pglite?.database ?? Effect.dieMessage("no backend")))((it) => {
+    it.effect("offers a newcomer sign-up and the console beside sign-in, as links and in the index", () =>
+      Effect.gen(function* () {
+        const page = yield* request("/", { headers: { accept: "text/html" } })
+        for (const path of ["/sign-up", "/organizations", "/sign-in", "/api/v1/docs", "/mcp/agent"]) {
+          expect(page.text).toContain(`href="${path}"`)
+        }
+        const index = (yield* request("/", { headers: { accept: "application/json" } })).json as {
+          foundation: { surfaces: Array<{ path: string }> }
+        }
+        expect(index.foundation.surfaces.map((surface) => surface.path)).toEqual(
+          expect.arrayContaining(["/sign-up", "/organizations", "/sign-in"])
+        )
+      })
     )
   })
 })

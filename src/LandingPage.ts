@@ -79,14 +79,20 @@ const foundationSurfaces: ReadonlyArray<Surface> = [
   {
     path: "/sign-up",
     title: "Create an account",
-    description: "Your own account: create organizations, invite people, issue API tokens, connect apps and agents."
+    description:
+      "Your own account: create organizations, invite people, issue API tokens, connect apps and agents."
   },
   {
     path: "/organizations",
     title: "Your organizations",
-    description: "The console: organizations, members, invitations, API tokens, connected apps and your account."
+    description:
+      "The console: organizations, members, invitations, API tokens, connected apps and your account."
   },
-  { path: "/sign-in", title: "Sign in", description: "Sign in to the console, to approve apps and to answer invitations." }
+  {
+    path: "/sign-in",
+    title: "Sign in",
+    description: "Sign in to the console, to approve apps and to answer invitations."
+  }
 ]
 
 /** Served when both features are: the agent session joins the catalog and the foundation. */

@@ -15,7 +15,8 @@ import { Note, NoteId, NoteText, ParagraphIndex } from "../foundation/Notes/Note
 import type { Notes } from "../foundation/Notes/Notes.js"
 import { type AgentCall, makeAgentTool, readingAnnotations, ToolFailure } from "./AgentTool.js"
 
-const pageSize = { minimum: 1, maximum: 100, default: 50 } as const
+/** The bounds of `list_notes`' `limit` (content/docs/mcp.md states them; test/catalog/limits.test.ts checks). */
+export const notesPageSize = { minimum: 1, maximum: 100, default: 50 } as const
 
 const SaveNoteRequest = requestOf(
   {
@@ -30,8 +31,8 @@ const ListNotesRequest = requestOf(
   {
     cursor: Schema.optional(Id.annotations({ description: "The nextCursor of the previous page." })),
     limit: Schema.optional(
-      Schema.Int.pipe(Schema.between(pageSize.minimum, pageSize.maximum)).annotations({
-        description: `Notes per page (${pageSize.minimum}-${pageSize.maximum}, default ${pageSize.default}).`
+      Schema.Int.pipe(Schema.between(notesPageSize.minimum, notesPageSize.maximum)).annotations({
+        description: `Notes per page (${notesPageSize.minimum}-${notesPageSize.maximum}, default ${notesPageSize.default}).`
       })
     )
   },
@@ -127,7 +128,7 @@ export const notebookTools = (runtime: Runtime.Runtime<never>, notes: Notes, rea
       title: "List notes",
       description:
         "The organization's notes, oldest first, each with its episode (and paragraph), author, client and time. " +
-        `Pages of \`limit\` (${pageSize.minimum}-${pageSize.maximum}, default ${pageSize.default}); pass ` +
+        `Pages of \`limit\` (${notesPageSize.minimum}-${notesPageSize.maximum}, default ${notesPageSize.default}); pass ` +
         "`nextCursor` back as `cursor` for the next page. Needs the organizations:read scope.",
       annotations: readingAnnotations,
       input: ListNotesRequest,
@@ -136,7 +137,7 @@ export const notebookTools = (runtime: Runtime.Runtime<never>, notes: Notes, rea
         notes
           .list(call.principal, call.principal.organizationId, {
             cursor: input.cursor,
-            limit: input.limit ?? pageSize.default
+            limit: input.limit ?? notesPageSize.default
           })
           .pipe(Effect.mapError(explain("list_notes", call))),
       render: pageText

@@ -11,7 +11,7 @@
 //    unless another request already waits on it); a connection with nothing in flight is closed
 //    once it has been idle for `idleMs`. Closing an idle keep-alive connection races with a client
 //    sending on it (and nginx never resends a POST it sent), so under orchestration `idleMs` is the
-//    drain delay, and a balancer that lets go of idle connections sooner (README) leaves none to
+//    drain delay, and a balancer that lets go of idle connections sooner (docs/operations.md) leaves none to
 //    close: it has closed its own, or used them and been told to close them.
 // 4. Whatever is still open after the grace period (a client that stopped reading) is cut.
 import type * as Http from "node:http"

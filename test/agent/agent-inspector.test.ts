@@ -1,6 +1,6 @@
 // The MCP Inspector's command line (pinned in test/agent/inspector, run on Node 24 as it requires, no
-// network once installed) against the real server: the README's commands for /mcp/agent with a token
-// from the OAuth code flow, read from it and run; and in both protocol eras (`--protocol-era legacy`
+// network once installed) against the real server: the commands content/docs/mcp.md gives for
+// /mcp/agent, with a token from the OAuth code flow, read from the page and run; and in both protocol eras (`--protocol-era legacy`
 // speaks 2025-11-25, `modern` 2026-07-28), every tool of /mcp, /mcp/docs and /mcp/agent listed and
 // called, each structuredContent valid against its tool's outputSchema and the same in both eras.
 import { execFile } from "node:child_process"
@@ -48,23 +48,23 @@ const run = ({ node, bin }: Node24Tool, args: ReadonlyArray<string>) =>
 const inspector = (args: ReadonlyArray<string>) =>
   "skip" in tool ? Effect.dieMessage(tool.skip) : run(tool, args)
 
-const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8")
+const mcpPage = readFileSync(join(import.meta.dirname, "../../content/docs/mcp.md"), "utf8")
 const pinned = (
   JSON.parse(readFileSync(join(import.meta.dirname, "inspector/package.json"), "utf8")) as {
     dependencies: Record<string, string>
   }
 ).dependencies["@modelcontextprotocol/inspector"]
-const readmePrefix = `npx -y @modelcontextprotocol/inspector@${pinned} --cli http://127.0.0.1:8080/mcp/agent `
+const pagePrefix = `npx -y @modelcontextprotocol/inspector@${pinned} --cli http://127.0.0.1:8080/mcp/agent `
 
 /**
- * The README's Inspector commands for /mcp/agent as argument lists (continuation lines joined, shell
+ * The page's Inspector commands for /mcp/agent as argument lists (continuation lines joined, shell
  * words split and unquoted), with the server's address and the token in place of its placeholders.
  */
-const readmeCommands = (url: string, accessToken: string): ReadonlyArray<ReadonlyArray<string>> =>
-  readme
+const pageCommands = (url: string, accessToken: string): ReadonlyArray<ReadonlyArray<string>> =>
+  mcpPage
     .replace(/\\\n\s*/g, "")
     .split("\n")
-    .filter((line) => line.startsWith(readmePrefix))
+    .filter((line) => line.startsWith(pagePrefix))
     .map((line) =>
       (line.match(/(?:[^\s"]+|"[^"]*")+/g) ?? [])
         .slice(3)
@@ -81,7 +81,7 @@ describeNeeding("skip" in tool ? tool.skip : undefined)("the MCP Inspector CLI",
     excludeTestServices: true
   })((it) => {
     it.effect(
-      "the README's commands, with a token from the code flow, list the eight tools, save a note and list it back, and the note is in notes.list",
+      "mcp.md's commands, with a token from the code flow, list the eight tools, save a note and list it back, and the note is in notes.list",
       () =>
         Effect.gen(function* () {
           const address = yield* ServerAddress
@@ -95,7 +95,7 @@ describeNeeding("skip" in tool ? tool.skip : undefined)("the MCP Inspector CLI",
             "organizations:read organizations:write"
           )
 
-          const [listCommand, saveCommand, notesCommand, ...more] = readmeCommands(
+          const [listCommand, saveCommand, notesCommand, ...more] = pageCommands(
             address.url,
             grant.accessToken
           )

@@ -1,7 +1,7 @@
 // What the build says when it stops or when it leaves something out: a wrongly closed or unclosed
 // element is named with the tags and lines involved, an item without a title by its line and guid,
 // and the command line always says where the documentation pages came from (content/docs whatever
-// the feed, as the README documents, or none, and why).
+// the feed, as docs/operations.md documents, or none, and why).
 import { spawnSync } from "node:child_process"
 import { join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"

@@ -1,9 +1,9 @@
 // The client package as a consumer gets it: packed from packages/catalog-client (its build runs),
 // installed from the tarball into a project of its own (offline when npm's cache has what it needs),
 // which then holds the client and its peers' dependencies and nothing of the server; the TypeScript
-// examples of the README and rpc-and-ask.md type-check there without Node's types, a misuse does
-// not, and compiled to JavaScript they run with plain node against the service, printing what the
-// documents say they print.
+// examples of rpc-and-ask.md type-check there without Node's types, a misuse does not, and
+// compiled to JavaScript they run with plain node against the service, printing what the page says
+// they print.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -25,7 +25,7 @@ const packageName = "@podcast-platform/catalog-client"
 const documentedAddress = "http://127.0.0.1:8080"
 
 /** The TypeScript examples a reader copies: every `ts` block of these pages. */
-const examplePages = ["README.md", "content/docs/rpc-and-ask.md"]
+const examplePages = ["content/docs/rpc-and-ask.md"]
 
 /** A consumer's settings: strict, Node's module resolution, and no Node types (`types: []`). */
 const consumerTsconfig = {
@@ -187,62 +187,75 @@ describe("the client package in a project of its own", () => {
       })
     )
 
-    it.effect("the documented examples type-check without Node's types, and a misuse does not", () =>
-      Effect.gen(function* () {
-        const { directory, examples } = yield* ConsumerProject
-        expect(examples.length).toBeGreaterThanOrEqual(2)
-        const compiled = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: directory })
-        expect(compiled.stdout + compiled.stderr).toBe("")
-        expect(compiled.code).toBe(0)
-
-        mkdirSync(join(directory, "misuse"), { recursive: true })
-        writeFileSync(
-          join(directory, "misuse", "misuse.ts"),
-          [
-            'import * as Effect from "effect/Effect"',
-            `import { CatalogClient } from "${packageName}"`,
-            "export const wrong = Effect.flatMap(CatalogClient, (catalog) => catalog.SearchEpisodes({ query: 3 }))",
-            ""
-          ].join("\n")
-        )
-        writeFileSync(
-          join(directory, "tsconfig.misuse.json"),
-          JSON.stringify({
-            extends: "./tsconfig.json",
-            compilerOptions: { noEmit: true },
-            include: ["misuse/*.ts"]
+    it.effect(
+      "the documented examples type-check without Node's types, and a misuse does not",
+      () =>
+        Effect.gen(function* () {
+          const { directory, examples } = yield* ConsumerProject
+          expect(examples.length).toBeGreaterThanOrEqual(2)
+          const compiled = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], {
+            cwd: directory
           })
-        )
-        const misuse = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.misuse.json"], {
-          cwd: directory
-        })
-        expect(misuse.code).not.toBe(0)
-        expect(misuse.stdout).toContain("misuse/misuse.ts(3,")
-        expect(misuse.stdout).toContain("Type 'number' is not assignable to type 'string'")
-      })
+          expect(compiled.stdout + compiled.stderr).toBe("")
+          expect(compiled.code).toBe(0)
+
+          mkdirSync(join(directory, "misuse"), { recursive: true })
+          writeFileSync(
+            join(directory, "misuse", "misuse.ts"),
+            [
+              'import * as Effect from "effect/Effect"',
+              `import { CatalogClient } from "${packageName}"`,
+              "export const wrong = Effect.flatMap(CatalogClient, (catalog) => catalog.SearchEpisodes({ query: 3 }))",
+              ""
+            ].join("\n")
+          )
+          writeFileSync(
+            join(directory, "tsconfig.misuse.json"),
+            JSON.stringify({
+              extends: "./tsconfig.json",
+              compilerOptions: { noEmit: true },
+              include: ["misuse/*.ts"]
+            })
+          )
+          const misuse = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.misuse.json"], {
+            cwd: directory
+          })
+          expect(misuse.code).not.toBe(0)
+          expect(misuse.stdout).toContain("misuse/misuse.ts(3,")
+          expect(misuse.stdout).toContain("Type 'number' is not assignable to type 'string'")
+        }),
+      // Each runs tsc over the consumer project: well past vitest's default 30 s on a loaded machine.
+      { timeout: 120_000 }
     )
 
-    it.effect("compiled, the examples run with node and print the episodes, the answer and the miss", () =>
-      Effect.gen(function* () {
-        const { directory, examples } = yield* ConsumerProject
-        const compiled = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: directory })
-        expect(compiled.code).toBe(0)
-        const page = (yield* request("/v1/episodes?q=lighthouse&limit=3")).json as typeof EpisodePage.Encoded
-        expect(page.data.length).toBeGreaterThan(0)
-        for (const example of examples) {
-          const run = yield* runCommand(
-            process.execPath,
-            [join("out", example.file.replace(/\.ts$/, ".js"))],
-            { cwd: directory, timeoutMs: 60_000 }
-          )
-          expect(run.stderr, example.file).toBe("")
-          expect(run.code, example.file).toBe(0)
-          for (const episode of page.data) expect(run.stdout, example.file).toContain(episode.title)
-          if (example.source.includes('"9999"')) {
-            expect(run.stdout, example.file).toContain('No episode has the slug "9999".')
+    it.effect(
+      "compiled, the examples run with node and print the episodes, the answer and the miss",
+      () =>
+        Effect.gen(function* () {
+          const { directory, examples } = yield* ConsumerProject
+          const compiled = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], {
+            cwd: directory
+          })
+          expect(compiled.code).toBe(0)
+          const page = (yield* request("/v1/episodes?q=lighthouse&limit=3"))
+            .json as typeof EpisodePage.Encoded
+          expect(page.data.length).toBeGreaterThan(0)
+          for (const example of examples) {
+            const run = yield* runCommand(
+              process.execPath,
+              [join("out", example.file.replace(/\.ts$/, ".js"))],
+              { cwd: directory, timeoutMs: 60_000 }
+            )
+            expect(run.stderr, example.file).toBe("")
+            expect(run.code, example.file).toBe(0)
+            for (const episode of page.data) expect(run.stdout, example.file).toContain(episode.title)
+            if (example.source.includes('"9999"')) {
+              expect(run.stdout, example.file).toContain('No episode has the slug "9999".')
+            }
           }
-        }
-      })
+        }),
+      // Each runs tsc over the consumer project: well past vitest's default 30 s on a loaded machine.
+      { timeout: 120_000 }
     )
   })
 })

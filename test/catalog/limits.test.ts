@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { notesPageSize } from "../../src/agent/NotebookTools.js"
 import {
   askLimitBounds,
   batchItemBounds,
@@ -72,6 +73,7 @@ const statements: Record<string, ReadonlyArray<string>> = {
     `\`limit: must be an integer from ${page.minimum} to ${page.maximum}\``,
     `A body that declares more than ${kib(maxMcpBodyBytes)} is 413`,
     `(${noteTextBounds.minimum} to ${noteTextBounds.maximum} characters, on an episode`,
+    `\`limit?\` (${notesPageSize.minimum}..${notesPageSize.maximum}, default ${notesPageSize.default})`,
     `${rate} by default (\`CATALOG_RATE_LIMIT\`)`
   ],
   "snapshot.md": [

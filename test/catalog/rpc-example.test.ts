@@ -1,5 +1,5 @@
-// The RPC example program (src/catalog/rpc/example.ts), run as the README says (`npx tsx …` with the
-// service's /rpc URL) against a test server: it prints what each call returned, and what it prints
+// The RPC example program (src/catalog/rpc/example.ts), run as content/docs/rpc-and-ask.md says
+// (`npx tsx …` with the service's /rpc URL) against a test server: it prints what each call returned, and what it prints
 // is what REST and ask answer for the same questions.
 import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"

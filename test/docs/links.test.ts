@@ -1,6 +1,6 @@
 // The documents send readers only where a clone of the repository can follow: every relative link of
-// README.md and content/docs resolves to a file of the repository, and none points outside it (such
-// as the ../shared folder of the machine the service was written on).
+// README.md, content/docs and the maintainers' guides resolves to a file of the repository, and none
+// points outside it (such as the ../shared folder of the machine the service was written on).
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -11,6 +11,8 @@ const pages = [
   "README.md",
   "content/README.md",
   "packages/catalog-client/README.md",
+  "docs/operations.md",
+  "docs/development.md",
   ...readdirSync(join(repository, "content", "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `content/docs/${name}`)

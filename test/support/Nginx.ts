@@ -1,6 +1,6 @@
 // nginx (Debian's package) as the load balancer in front of several instances of the service: run
 // as a child in the foreground, with its configuration, pid file, logs and temporary files in a
-// folder of its own, listening on a free loopback port. The configuration is the one the README
+// folder of its own, listening on a free loopback port. The configuration is the one docs/operations.md
 // recommends (round robin, keep-alive to the instances, a refused connection retried on the next).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -18,7 +18,7 @@ export const nginxMissing =
   nginxBinary === undefined ? "nginx is not installed (Debian: apt-get install nginx)" : undefined
 
 /**
- * The `upstream` and `location` of the README's recommended configuration. nginx must drop idle
+ * The `upstream` and `location` of the configuration docs/operations.md recommends. nginx must drop idle
  * connections to an instance sooner than the instance's drain delay (SHUTDOWN_DRAIN_DELAY_MS), so
  * that none is left idle when the instance closes it: closing an idle connection races with nginx
  * sending on it, and nginx does not retry a POST that was sent.

@@ -66,7 +66,7 @@ export const makeConnectionDrain = (server: Http.Server): ConnectionDrain => {
   }
 
   // Until draining begins nothing needs the counts, and a listener per response costs the hot path
-  // several percent (BENCHMARKS.md): a request then only records itself as its connection's newest.
+  // several percent (bench/HISTORY.md): a request then only records itself as its connection's newest.
   // Responses on a connection finish in order, so when draining begins the newest one tells whether
   // the connection has anything in flight, and counting starts from there. The price: an idle
   // connection holds on to its last response (and its request, a few KB) until its next request or

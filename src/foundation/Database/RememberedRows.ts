@@ -1,13 +1,13 @@
 // Rows decoded by their schema once, not on every read of the same values. The hot reads return the
 // same rows again and again (a credential's row on each of its requests, a page of members on each
 // look at it), and decoding a row checks every column against its field's schema: for a page of 51
-// members ≈ 58 µs of CPU and ≈ 270 KB of short-lived objects a request (BENCHMARKS.md, issue 15).
+// members ≈ 58 µs of CPU and ≈ 270 KB of short-lived objects a request (bench/HISTORY.md, issue 15).
 // Decoding is a pure function of the row's values, so a row whose columns all equal those of a row
 // accepted before is accepted again as the same decoded value; any column that differs (a renamed
 // member, a token's `stale` turning true) is decoded afresh. Refusals are never kept.
 // Rows read as the text PostgreSQL sent (`TextRows`) are compared as that text, so a remembered row
 // is not even parsed: for a page of 51 members that spares 51 timestamps parsed and 51 row objects
-// built a request (BENCHMARKS.md, issue 15).
+// built a request (bench/HISTORY.md, issue 15).
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"

@@ -1,7 +1,7 @@
 // The hot reads' statements run straight on the pool when nothing would record their span. The
 // client's own execution wraps every statement in a span (made and ended even when the tracer is
 // off), a scope for the connection and their fiber-local bookkeeping: ≈ 24 µs of CPU a statement
-// on this machine against ≈ 21 µs for `pg` itself to send it and read the answer (BENCHMARKS.md,
+// on this machine against ≈ 21 µs for `pg` itself to send it and read the answer (bench/HISTORY.md,
 // issue 15). Here the statement is still built and compiled by the client (`sql\`…\``, its name
 // transforms), its rows keyed and renamed by the client's own transforms and decoded by the callers'
 // schemas; only the execution differs. Inside a transaction, or with the tracer on, the statement

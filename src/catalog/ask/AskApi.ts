@@ -1,6 +1,8 @@
 // The ask endpoints as a group of the catalog's HttpApi, so /openapi.json documents them: POST /ask
 // with a JSON body and GET /ask?q=, both answering JSON, or server-sent events for
-// `Accept: text/event-stream` (added to the document by hand: one status cannot carry two schemas).
+// `Accept: text/event-stream`. The document lists only the JSON body and says the event stream in
+// words: a second media type beside it makes generated clients type the answer as a union (or as
+// `unknown`), so JSON callers could not read `answer` (docs/decisions/ask-openapi-media-types.md).
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
@@ -9,7 +11,8 @@ import { AskAnswer } from "./AskAnswer.js"
 import { AskParams, AskRequest } from "./AskRequest.js"
 
 const eventStreamDescription =
-  "Sent instead of JSON for `Accept: text/event-stream`: the events `intent` (AskIntent), `episode` " +
+  "When the request's Accept lists `text/event-stream` before (or without) `application/json`, server-sent " +
+  "events (`text/event-stream`) are sent instead of JSON: the events `intent` (AskIntent), `episode` " +
   "(an Episode, once per episode), `hit` (a TranscriptHit, once per hit), `answer` (AskComposition: the answer " +
   "and its citations) and `done` (AskDone: how many of each were sent), each with JSON data; `error` (the error " +
   "envelope) ends the stream instead when the question cannot be answered."
@@ -24,21 +27,17 @@ const description =
   "exist is said not to exist. " +
   eventStreamDescription
 
-/** Adds the event-stream alternative to the 200 response of an operation. */
+/** Says in the 200 response what it is, and that an event stream replaces it when asked for. */
 const withEventStream = OpenApi.annotations({
   transform: (operation) => {
-    const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>
-    const ok = responses["200"] ?? {}
+    const responses = (operation.responses ?? {}) as Record<string, object>
     return {
       ...operation,
       responses: {
         ...responses,
         "200": {
-          ...ok,
-          content: {
-            ...ok.content,
-            "text/event-stream": { schema: { type: "string", description: eventStreamDescription } }
-          }
+          ...responses["200"],
+          description: `The answer (AskAnswer) as JSON. ${eventStreamDescription}`
         }
       }
     }

@@ -36,8 +36,22 @@ export const folderTool = (
     })
     return { node, bin: join(directory, "node_modules/.bin", bin) }
   } catch (error) {
-    return { skip: `npm ci in ${folder} (needs the npm registry) failed: ${firstLine(error)}` }
+    return { skip: `npm ci in ${folder} (needs the npm registry) failed: ${npmSaid(error)}` }
   }
+}
+
+/** What npm printed last on failing (its error's summary), else the error's first line. */
+const npmSaid = (error: unknown): string => {
+  const stderr = (error as { stderr?: unknown }).stderr
+  const lines = String(stderr ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.includes("A complete log of this run"))
+  return (
+    lines.find((line) => /^npm (error|ERR!) (code|errno|network|request)/.test(line)) ??
+    lines.at(-1) ??
+    firstLine(error)
+  )
 }
 
 export const firstLine = (error: unknown): string =>

@@ -1,8 +1,5 @@
 // The two OpenAPI documents as the real server serves them, and the service that serves them: both
 // APIs on one server (the fixture podcast's catalog and the foundation on a fresh PGlite).
-import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
-import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { freshDataDir } from "../../foundation/support/Backends.js"
@@ -74,11 +71,3 @@ export const operationsOf = (name: DocumentName, document: Json): ReadonlyArray<
         : []
     )
   )
-
-/** A command-line tool installed in the project's node_modules, or why it cannot run here. */
-export const localTool = (name: string): { readonly path: string } | { readonly skip: string } => {
-  const path = join(import.meta.dirname, "../../../node_modules/.bin", name)
-  if (!existsSync(path)) return { skip: `${name} is not installed (npm ci installs it)` }
-  const probe = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 60_000 })
-  return probe.status === 0 ? { path } : { skip: `${name} --version failed: ${probe.stderr || probe.error}` }
-}

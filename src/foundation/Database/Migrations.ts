@@ -311,6 +311,26 @@ const agentNotes = Effect.gen(function* () {
   yield* sql`CREATE INDEX notes_user_idx ON notes (user_id)`
 })
 
+/**
+ * An OAuth code and grant belong to the membership they were made in (foundation-extensions §8): a
+ * person removed and invited back is a new member row, and nothing made before the removal acts for
+ * them again. Existing rows are bound to the membership their person has now; a grant or code whose
+ * person is no longer a member, or who became one again after it was made, stays unbound, which no
+ * use accepts.
+ */
+const oauthBoundToMemberships = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE oauth_codes ADD COLUMN member_id text`
+  yield* sql`ALTER TABLE oauth_grants ADD COLUMN member_id text`
+  yield* sql`
+    UPDATE oauth_grants g SET member_id = m.id FROM members m
+    WHERE m.user_id = g.user_id AND m.organization_id = g.organization_id
+      AND date_trunc('milliseconds', m.created_at) <= g.created_at`
+  yield* sql`
+    UPDATE oauth_codes c SET member_id = m.id FROM members m
+    WHERE m.user_id = c.user_id AND m.organization_id = c.organization_id AND m.created_at <= c.created_at`
+})
+
 /** Every migration, by `<id>_<name>`; append new ones, never edit a released one. */
 export const migrations = {
   "1_initial_schema": initialSchema,
@@ -319,7 +339,8 @@ export const migrations = {
   "4_signing_keys": signingKeys,
   "5_api_tokens_by_creator": apiTokensByCreator,
   "6_oauth": oauth,
-  "7_agent_notes": agentNotes
+  "7_agent_notes": agentNotes,
+  "8_oauth_bound_to_memberships": oauthBoundToMemberships
 }
 
 const migrationsTable = "effect_sql_migrations"

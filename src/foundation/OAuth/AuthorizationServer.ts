@@ -12,7 +12,7 @@ import * as Schema from "effect/Schema"
 import { Transactions } from "../Database/DatabaseEdge.js"
 import { builtOnce } from "../Database/RememberedRows.js"
 import type { Scope } from "../Domain/Common.js"
-import { GrantId, type OrganizationId, type UserId } from "../Domain/Ids.js"
+import { GrantId, type MemberId, type OrganizationId, type UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { boundOrganization } from "../Organizations/BoundOrganization.js"
 import { OrganizationRepo } from "../Organizations/OrganizationRepo.js"
@@ -55,6 +55,11 @@ export interface Approval {
   readonly scopes: ReadonlyArray<Scope>
 }
 
+/** The person cannot approve this (any more): they are not a member of the organization. */
+export class ApprovalNotAllowed extends Schema.TaggedError<ApprovalNotAllowed>()("ApprovalNotAllowed", {
+  reason: Schema.Literal("not_a_member")
+}) {}
+
 /** An access token's principal and the resource it was issued for. */
 export interface AuthenticatedAccess {
   readonly principal: OAuthPrincipal
@@ -96,23 +101,32 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
     const accessSeconds = Math.floor(Duration.toSeconds(config.oauthAccessTokenTtl))
     const refreshSeconds = Math.floor(Duration.toSeconds(config.oauthRefreshTokenTtl))
 
-    /** A code for what the person approved; only its hash is kept. */
+    /**
+     * A code for what the person approved, bound to their membership of the organization as it is
+     * now (locked while the code is written, so a removal under way is waited for); only its hash
+     * is kept. Fails when the person is no longer a member.
+     */
     const issueCode = traced("AuthorizationServer.issueCode", (approval: Approval) =>
-      Effect.gen(function* () {
-        const code = `${CODE_PREFIX}${randomSecret(32)}`
-        yield* tokens.insertCode({
-          codeHash: hashSecret(code),
-          clientId: approval.client.id,
-          redirectUri: approval.redirectUri,
-          codeChallenge: approval.codeChallenge,
-          resource: approval.resource,
-          userId: approval.userId,
-          organizationId: approval.organizationId,
-          scopes: approval.scopes,
-          ttlSeconds: CODE_TTL_SECONDS
+      transactions.run(
+        Effect.gen(function* () {
+          const membership = yield* organizations.lockMembership(approval.userId, approval.organizationId)
+          if (Option.isNone(membership)) return yield* new ApprovalNotAllowed({ reason: "not_a_member" })
+          const code = `${CODE_PREFIX}${randomSecret(32)}`
+          yield* tokens.insertCode({
+            codeHash: hashSecret(code),
+            clientId: approval.client.id,
+            redirectUri: approval.redirectUri,
+            codeChallenge: approval.codeChallenge,
+            resource: approval.resource,
+            userId: approval.userId,
+            organizationId: approval.organizationId,
+            memberId: membership.value.id,
+            scopes: approval.scopes,
+            ttlSeconds: CODE_TTL_SECONDS
+          })
+          return code
         })
-        return code
-      })
+      )
     )
 
     /** A new access token (with `scopes`) and refresh token for the grant. */
@@ -142,9 +156,14 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
         } satisfies TokenResponse
       })
 
-    /** True while the person is still a member of the organization the grant is on. */
-    const stillMember = (userId: UserId, organizationId: OrganizationId) =>
-      Effect.map(organizations.membershipOf(userId, organizationId), Option.isSome)
+    /**
+     * The membership a code or grant belongs to, locked until the transaction ends, or none when it
+     * has ended (a person removed and invited back is a new membership, so none then too). The lock
+     * makes a removal wait for the exchange or refresh under way, whose grant it then revokes; a
+     * removal under way is waited for instead, and its membership is found gone (extensions §8).
+     */
+    const liveMembership = (memberId: MemberId | null) =>
+      memberId === null ? Effect.succeed(Option.none()) : organizations.lockMember(memberId)
 
     /**
      * The authorization_code grant. The code's row is locked for the whole exchange: a concurrent
@@ -198,7 +217,8 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
                   new InvalidTarget({ description: "resource differs from the authorization request's." })
                 )
               }
-              if (!(yield* stillMember(code.userId, code.organizationId))) {
+              const membership = yield* liveMembership(code.memberId)
+              if (Option.isNone(membership)) {
                 return refused(
                   new InvalidGrant({
                     description: "The person who approved is no longer a member of the organization."
@@ -211,6 +231,7 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
                 clientId: client.id,
                 userId: code.userId,
                 organizationId: code.organizationId,
+                memberId: membership.value.id,
                 resource: code.resource,
                 scopes: code.scopes
               })
@@ -259,7 +280,8 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
                   })
                 )
               }
-              if (!(yield* stillMember(token.userId, token.organizationId))) {
+              const membership = yield* liveMembership(token.memberId)
+              if (Option.isNone(membership)) {
                 yield* grants.revoke(token.grantId, "member_removed")
                 return refused(
                   new InvalidGrant({
@@ -313,6 +335,7 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
           organizationId: row.organizationId,
           scopes: row.scopes,
           actsFor: row.userId,
+          actsAsMember: row.memberId,
           actsForRole: row.actsForRole,
           organization: boundOrganization(row)
         },

@@ -8,7 +8,7 @@ import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, type Position } from "../Database/KeysetPage.js"
 import { Scope } from "../Domain/Common.js"
-import { GrantId, OrganizationId, UserId } from "../Domain/Ids.js"
+import { GrantId, type MemberId, OrganizationId, UserId } from "../Domain/Ids.js"
 
 /** Why a grant ended (the column's CHECK lists the same). */
 export type RevocationReason =
@@ -57,13 +57,14 @@ export class GrantRepo extends Effect.Service<GrantRepo>()("GrantRepo", {
         readonly clientId: string
         readonly userId: UserId
         readonly organizationId: OrganizationId
+        readonly memberId: MemberId
         readonly resource: string
         readonly scopes: ReadonlyArray<Scope>
       }) =>
         sql`
-          INSERT INTO oauth_grants (id, client_id, user_id, organization_id, resource, scopes)
-          VALUES (${grant.id}, ${grant.clientId}, ${grant.userId}, ${grant.organizationId}, ${grant.resource},
-            ${`{${grant.scopes.join(",")}}`}::text[])`.pipe(Effect.asVoid)
+          INSERT INTO oauth_grants (id, client_id, user_id, organization_id, member_id, resource, scopes)
+          VALUES (${grant.id}, ${grant.clientId}, ${grant.userId}, ${grant.organizationId}, ${grant.memberId},
+            ${grant.resource}, ${`{${grant.scopes.join(",")}}`}::text[])`.pipe(Effect.asVoid)
     )
 
     /** Revokes a live grant; false when there is none by that id. */

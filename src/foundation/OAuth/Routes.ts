@@ -273,16 +273,29 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
           text: `Only owners and admins may let an app change ${neutralText(chosen.name)}.`
         })
       }
-      const code = yield* server.issueCode({
-        client: checked.client,
-        redirectUri: checked.redirectUri,
-        codeChallenge: checked.codeChallenge,
-        resource: checked.resource.resource,
-        userId,
-        organizationId: chosen.id,
-        scopes: checked.scopes
-      })
-      return backToClient(checked.redirectUri, [["code", code], ...state])
+      const code = yield* server
+        .issueCode({
+          client: checked.client,
+          redirectUri: checked.redirectUri,
+          codeChallenge: checked.codeChallenge,
+          resource: checked.resource.resource,
+          userId,
+          organizationId: chosen.id,
+          scopes: checked.scopes
+        })
+        .pipe(
+          Effect.map(Option.some),
+          Effect.catchTag("ApprovalNotAllowed", () => Effect.succeed(Option.none()))
+        )
+      // Removed from the organization between the page and the decision (the code is bound to the
+      // membership, and there is none to bind it to).
+      if (Option.isNone(code)) {
+        return yield* consent(checked, session.value, {
+          status: 403,
+          text: `You are no longer a member of ${neutralText(chosen.name)}.`
+        })
+      }
+      return backToClient(checked.redirectUri, [["code", code.value], ...state])
     })
 
     /** Every failure of the authorization endpoint as the person sees it. */

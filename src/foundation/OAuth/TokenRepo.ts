@@ -11,7 +11,7 @@ import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { rememberedRows } from "../Database/RememberedRows.js"
 import { UntracedStatements } from "../Database/UntracedStatements.js"
 import { Role, Scope } from "../Domain/Common.js"
-import { GrantId, OrganizationId, UserId } from "../Domain/Ids.js"
+import { GrantId, MemberId, OrganizationId, UserId } from "../Domain/Ids.js"
 import { BoundOrganizationFields, boundOrganizationColumns } from "../Organizations/BoundOrganization.js"
 
 /** A text[] literal of scopes: they come from a closed enumeration, so they need no escaping. */
@@ -27,6 +27,8 @@ export const CodeRow = Schema.Struct({
   userId: UserId,
   organizationId: OrganizationId,
   scopes: Schema.Array(Scope),
+  /** The membership the code was approved in (null: made before codes were bound to one). */
+  memberId: Schema.NullOr(MemberId),
   used: Schema.Boolean,
   expired: Schema.Boolean,
   grantId: Schema.NullOr(GrantId)
@@ -42,6 +44,8 @@ export const RefreshRow = Schema.Struct({
   organizationId: OrganizationId,
   resource: Schema.String,
   scopes: Schema.Array(Scope),
+  /** The membership the grant belongs to (null: its person was not a member when grants were bound). */
+  memberId: Schema.NullOr(MemberId),
   used: Schema.Boolean,
   /** Expired, revoked, or of a revoked grant. */
   dead: Schema.Boolean
@@ -56,7 +60,9 @@ export const AccessRow = Schema.Struct({
   organizationId: OrganizationId,
   resource: Schema.String,
   scopes: Schema.Array(Scope),
-  /** The person's current role in the organization (null: no longer a member). */
+  /** The membership the grant belongs to (null: made before grants were bound to one). */
+  memberId: Schema.NullOr(MemberId),
+  /** The person's role in the membership the grant belongs to (null: that membership has ended). */
   actsForRole: Schema.NullOr(Role),
   /** The organization's row (`boundOrganization`). */
   ...BoundOrganizationFields,
@@ -80,14 +86,15 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
         readonly resource: string
         readonly userId: UserId
         readonly organizationId: OrganizationId
+        readonly memberId: MemberId
         readonly scopes: ReadonlyArray<Scope>
         readonly ttlSeconds: number
       }) =>
         sql`
           INSERT INTO oauth_codes (code_hash, client_id, redirect_uri, code_challenge, resource, user_id,
-            organization_id, scopes, expires_at)
+            organization_id, member_id, scopes, expires_at)
           VALUES (${code.codeHash}, ${code.clientId}, ${code.redirectUri}, ${code.codeChallenge}, ${code.resource},
-            ${code.userId}, ${code.organizationId}, ${scopeArray(code.scopes)}::text[],
+            ${code.userId}, ${code.organizationId}, ${code.memberId}, ${scopeArray(code.scopes)}::text[],
             now() + make_interval(secs => ${code.ttlSeconds}::int))`.pipe(Effect.asVoid)
     )
 
@@ -97,8 +104,8 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
         Request: Schema.String,
         Result: CodeRow,
         execute: (codeHash) => sql`
-          SELECT code_hash, client_id, redirect_uri, code_challenge, resource, user_id, organization_id, scopes,
-            used_at IS NOT NULL AS used, expires_at <= now() AS expired, grant_id
+          SELECT code_hash, client_id, redirect_uri, code_challenge, resource, user_id, organization_id, member_id,
+            scopes, used_at IS NOT NULL AS used, expires_at <= now() AS expired, grant_id
           FROM oauth_codes WHERE code_hash = ${codeHash} FOR UPDATE`
       })
     )
@@ -144,9 +151,8 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
     const findAccess = (tokenHash: string) =>
       statements.first(
         sql`
-        SELECT g.id AS grant_id, g.client_id, g.user_id, g.organization_id, g.resource, t.scopes,
-          (SELECT m.role FROM members m
-            WHERE m.user_id = g.user_id AND m.organization_id = g.organization_id) AS acts_for_role,
+        SELECT g.id AS grant_id, g.client_id, g.user_id, g.organization_id, g.resource, t.scopes, g.member_id,
+          (SELECT m.role FROM members m WHERE m.id = g.member_id) AS acts_for_role,
           ${sql.literal(boundOrganizationColumns)},
           (g.last_used_at IS NULL OR g.last_used_at < now() - interval '1 minute') AS stale
         FROM oauth_access_tokens t JOIN oauth_grants g ON g.id = t.grant_id
@@ -171,7 +177,7 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
         Request: Schema.String,
         Result: RefreshRow,
         execute: (tokenHash) => sql`
-          SELECT r.id, r.grant_id, g.client_id, g.user_id, g.organization_id, g.resource, g.scopes,
+          SELECT r.id, r.grant_id, g.client_id, g.user_id, g.organization_id, g.resource, g.scopes, g.member_id,
             r.used_at IS NOT NULL AS used,
             (r.expires_at <= now() OR r.revoked_at IS NOT NULL OR g.revoked_at IS NOT NULL) AS dead
           FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id

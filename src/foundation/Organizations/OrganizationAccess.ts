@@ -97,13 +97,22 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
           )
     }
 
-    /** The role of the person a bearer credential acts for, read now, which must be one of `allowed`. */
+    /**
+     * The role of the person a bearer credential acts for, read now, which must be one of `allowed`.
+     * An OAuth grant acts only in the membership it was made in, not in a later one of the same
+     * person (removed and invited back): none then (extensions §8).
+     */
     const requireDelegatorRole = (
       principal: BearerPrincipal,
       allowed: ReadonlyArray<Role>
     ): Effect.Effect<void, DelegatorNotMember | RoleNotPermitted | DatabaseUnavailable> =>
       Effect.flatMap(organizations.membershipOf(principal.actsFor, principal.organizationId), (found) =>
-        delegatorRoleIn(Option.isSome(found) ? found.value.role : null, allowed)
+        delegatorRoleIn(
+          Option.isSome(found) && (principal.kind !== "oauth" || found.value.id === principal.actsAsMember)
+            ? found.value.role
+            : null,
+          allowed
+        )
       )
 
     /** A bearer credential must be bound to this organization and hold `scope`. */

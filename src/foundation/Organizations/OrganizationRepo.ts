@@ -74,6 +74,19 @@ export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("Organi
         sql`SELECT id, role FROM members WHERE user_id = ${userId} AND organization_id = ${organizationId}`
     })
 
+    const lockMembership = SqlSchema.findOne({
+      Request: MembershipKey,
+      Result: Membership,
+      execute: ({ userId, organizationId }) => sql`
+        SELECT id, role FROM members WHERE user_id = ${userId} AND organization_id = ${organizationId} FOR SHARE`
+    })
+
+    const lockMember = SqlSchema.findOne({
+      Request: MemberId,
+      Result: Membership,
+      execute: (id) => sql`SELECT id, role FROM members WHERE id = ${id} FOR SHARE`
+    })
+
     const lockForChange = SqlSchema.findOne({
       Request: OrganizationId,
       Result: Schema.Struct({ version: Organization.fields.version }),
@@ -133,6 +146,20 @@ export class OrganizationRepo extends Effect.Service<OrganizationRepo>()("Organi
         "OrganizationRepo.membershipOf",
         (userId: UserId, organizationId: OrganizationId) => membershipOf({ userId, organizationId })
       ),
+
+      /**
+       * The user's membership of the organization, locked (`FOR SHARE`) until the transaction ends,
+       * or none when not a member. What a grant is made or used with is read this way: a removal
+       * (or a change of role) waits until that transaction has committed, and one under way is
+       * waited for, after which the row is read as the removal left it (gone).
+       */
+      lockMembership: repositoryCall(
+        "OrganizationRepo.lockMembership",
+        (userId: UserId, organizationId: OrganizationId) => lockMembership({ userId, organizationId })
+      ),
+
+      /** The membership with this id, locked as `lockMembership` locks it; none when it is gone. */
+      lockMember: repositoryCall("OrganizationRepo.lockMember", lockMember),
 
       /**
        * Locks the organization's row until the transaction ends and returns its version (none when

@@ -53,7 +53,12 @@ export interface OAuthPrincipal {
   readonly scopes: ReadonlyArray<Scope>
   /** The person who approved the grant. */
   readonly actsFor: UserId
-  /** Their role in the organization, read with the token (null: no longer a member). */
+  /**
+   * The membership the grant was made in (null: made before grants were bound to one). The grant
+   * acts only while that membership lasts: a person removed and invited back is a new membership.
+   */
+  readonly actsAsMember: MemberId | null
+  /** Their role in that membership, read with the token (null: it has ended). */
   readonly actsForRole: Role | null
   /** The organization the credential is bound to, as read with the token. */
   readonly organization: Organization

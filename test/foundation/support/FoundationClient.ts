@@ -215,8 +215,11 @@ export interface Joined {
 
 /** A new verified account that joins the organization with `role`, by invitation and acceptance. */
 export const join = (owner: Account, organizationId: string, role = "member", label: string = role) =>
+  Effect.flatMap(signUpVerified(label), (account) => admit(owner, organizationId, account, role))
+
+/** A verified account (new, or one removed before) joins the organization by invitation and acceptance. */
+export const admit = (owner: Account, organizationId: string, account: Account, role = "member") =>
   Effect.gen(function* () {
-    const account = yield* signUpVerified(label)
     const invitation = yield* invite(owner, organizationId, account.email, role)
     const accepted = yield* call(`/invitations/${invitation.id}/accept`, {
       session: account.session,

@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Transactions } from "../Database/DatabaseEdge.js"
 import { builtOnce } from "../Database/RememberedRows.js"
-import type { Scope } from "../Domain/Common.js"
+import type { Role, Scope } from "../Domain/Common.js"
 import { GrantId, type MemberId, type OrganizationId, type UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { boundOrganization } from "../Organizations/BoundOrganization.js"
@@ -73,6 +73,14 @@ export const parseScopes = (value: string): ReadonlyArray<string> | undefined =>
     ? undefined
     : scopes
 }
+
+/**
+ * The scopes a person with `role` may grant of `scopes`: changing the organization
+ * (`organizations:write`) only as owner or admin (extensions §8). Asked at the decision and again at
+ * every refresh, so a person demoted since grants no more than they now may.
+ */
+export const grantableScopes = <S extends Scope>(role: Role, scopes: ReadonlyArray<S>): ReadonlyArray<S> =>
+  role === "member" ? scopes.filter((scope) => scope !== "organizations:write") : scopes
 
 /** Scopes in one order, whatever order they were asked in. */
 export const sortScopes = <S extends string>(scopes: ReadonlyArray<S>): ReadonlyArray<S> => [...scopes].sort()
@@ -247,7 +255,8 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
     /**
      * The refresh_token grant: rotation (the token is used up and a new one issued) with reuse
      * detection (a used one presented again revokes the grant, and with it every token of the grant).
-     * `scope` may narrow the new access token, never widen it; the grant keeps its scopes.
+     * `scope` may narrow the new access token, never widen it; the grant keeps its scopes, less those
+     * the person may no longer grant (demoted since).
      */
     const refresh = traced(
       "AuthorizationServer.refresh",
@@ -292,14 +301,30 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
               if (request.resource !== undefined && request.resource !== token.resource) {
                 return refused(new InvalidTarget({ description: "resource differs from the grant's." }))
               }
-              let scopes: ReadonlyArray<Scope> = token.scopes
+              // The grant holds what the person may still grant: a demotion narrows it for good (a later
+              // promotion does not widen it again; the app asks the person anew).
+              const grantable = grantableScopes(membership.value.role, token.scopes)
+              if (grantable.length === 0) {
+                return refused(
+                  new InvalidScope({
+                    description:
+                      "The person who approved may no longer grant any of this connection's scopes."
+                  })
+                )
+              }
+              if (grantable.length < token.scopes.length) yield* grants.narrow(token.grantId, grantable)
+              let scopes: ReadonlyArray<Scope> = grantable
               if (request.scope !== undefined) {
                 const asked = parseScopes(request.scope)
-                const granted = token.scopes as ReadonlyArray<string>
+                const granted = grantable as ReadonlyArray<string>
                 if (asked === undefined || !asked.every((scope) => granted.includes(scope))) {
-                  return refused(new InvalidScope({ description: "scope asks for more than was granted." }))
+                  return refused(
+                    new InvalidScope({
+                      description: "scope asks for more than was granted, or than the person may still grant."
+                    })
+                  )
                 }
-                scopes = token.scopes.filter((scope) => asked.includes(scope))
+                scopes = grantable.filter((scope) => asked.includes(scope))
               }
               yield* tokens.markRefreshUsed(token.id)
               yield* tokens.touchGrant(token.grantId)

@@ -144,7 +144,9 @@ export class Clients extends Effect.Service<Clients>()("Clients", {
           ...(name === null ? {} : { client_name: name }),
           redirect_uris: redirectUris,
           token_endpoint_auth_method: method,
-          grant_types: [...new Set(grantTypes)],
+          // Every client may refresh (extensions §8: refresh tokens come with every code), so the
+          // registration says so whatever was asked (RFC 7591 §3.2.1 lets the server replace values).
+          grant_types: ["authorization_code", "refresh_token"],
           response_types: ["code"]
         } satisfies RegistrationResponse
       })

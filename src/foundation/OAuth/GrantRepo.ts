@@ -99,6 +99,13 @@ export class GrantRepo extends Effect.Service<GrantRepo>()("GrantRepo", {
         )
     )
 
+    /** The grant's scopes become `scopes` (fewer: the person may no longer grant the others). */
+    const narrow = repositoryCall("GrantRepo.narrow", (id: GrantId, scopes: ReadonlyArray<Scope>) =>
+      sql`UPDATE oauth_grants SET scopes = ${`{${scopes.join(",")}}`}::text[] WHERE id = ${id}`.pipe(
+        Effect.asVoid
+      )
+    )
+
     /** Ends every grant the person approved on the organization (they left it, or were removed). */
     const revokeForMember = repositoryCall(
       "GrantRepo.revokeForMember",
@@ -145,6 +152,7 @@ export class GrantRepo extends Effect.Service<GrantRepo>()("GrantRepo", {
       revokeOwn,
       revokeInOrganization,
       revokeForMember,
+      narrow,
       pageForUser,
       pageForOrganization
     }

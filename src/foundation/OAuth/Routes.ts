@@ -35,7 +35,7 @@ import {
   AuthorizationRequests,
   authorizationParameters
 } from "./AuthorizationRequests.js"
-import { AuthorizationServer } from "./AuthorizationServer.js"
+import { AuthorizationServer, grantableScopes } from "./AuthorizationServer.js"
 import { Clients, parseBasic } from "./Clients.js"
 import { consentPage } from "./ConsentPage.js"
 import { authorizationServerMetadata, oauthPaths, protectedResourceMetadata } from "./Metadata.js"
@@ -267,7 +267,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
           text: "Pick one of your organizations."
         })
       }
-      if (checked.scopes.includes("organizations:write") && chosen.role === "member") {
+      if (grantableScopes(chosen.role, checked.scopes).length < checked.scopes.length) {
         return yield* consent(checked, session.value, {
           status: 403,
           text: `Only owners and admins may let an app change ${neutralText(chosen.name)}.`

@@ -216,7 +216,8 @@ describe("metadata documents on loopback, allowed for development and tests", ()
             })
             const started = Date.now()
             expectShownRefusal(yield* authorizeWith(world, host.url), "no complete answer within 3000 ms")
-            expect(Date.now() - started).toBeLessThan(6000)
+            // Well before the 15 s handler deadline, with room for a loaded machine.
+            expect(Date.now() - started).toBeLessThan(10_000)
           })
         ),
       20_000

@@ -92,7 +92,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 interface GrantModel {
   readonly id: string
   readonly client: oauth.Client
-  readonly scopes: ReadonlyArray<string>
+  scopes: ReadonlyArray<string>
   live: boolean
   refreshToken: string
   readonly spentRefreshTokens: Array<string>
@@ -180,7 +180,10 @@ const run = (episode: Episode, s: Step, seen: Record<string, number>) =>
           expect(result.code, label).toBe("invalid_grant")
           return count("refresh refused")
         }
-        // The grant keeps its scopes; the new access token has them, or only read when narrowed.
+        // A refresh issues only what the person may still grant: a grant refreshed while its person
+        // is a plain member loses write for good (a later promotion does not bring it back). The new
+        // access token has the grant's scopes, or only read when narrowed.
+        if (!mayWrite) grant.scopes = grant.scopes.filter((scope) => scope !== WRITE)
         const scopes = s.narrow ? [READ] : grant.scopes
         expect(result.code, label).toBe("none")
         expect(result.tokens?.scope?.split(" ").sort(), label).toEqual(scopes)

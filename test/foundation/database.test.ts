@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { describe, expect, it, layer } from "@effect/vitest"
+import { describe, expect, it, layer, vi } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -62,6 +62,10 @@ const expectedTables = [
   "signing_keys",
   "users"
 ]
+
+// Each of these tests creates or reopens embedded databases (PGlite's initdb runs in WebAssembly),
+// which takes 10–30 s each on a loaded two-core machine: more than the suite's default 30 s.
+vi.setConfig({ testTimeout: 120_000 })
 
 describe("migrations", () => {
   it.live("run on a new embedded database, then again, are harmless", () =>

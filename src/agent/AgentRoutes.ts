@@ -23,7 +23,7 @@ import { Authenticator } from "../foundation/Security/AuthenticationLive.js"
 import { parseBearer } from "../foundation/Security/BearerToken.js"
 import type { OAuthPrincipal } from "../foundation/Security/Principal.js"
 import { errorResponse } from "../http/ErrorResponse.js"
-import { AgentResource, agentPath } from "./AgentResource.js"
+import { AgentResource, agentPath, agentScopeChallenge, agentScopes } from "./AgentResource.js"
 import type { AgentCall } from "./AgentTool.js"
 import { notebookTools } from "./NotebookTools.js"
 
@@ -52,7 +52,8 @@ const AgentMcpRoutes = HttpLayerRouter.use((router) =>
       // The catalog's own tool definitions, beside the notebook's.
       tools: [...catalogTools(reads), ...notebookTools(runtime, notes, reads)],
       // The lists are the same for every caller, but they answer an authenticated request: no shared cache.
-      cacheHint: { ttlMs: 300_000, cacheScope: "private" }
+      cacheHint: { ttlMs: 300_000, cacheScope: "private" },
+      scopeChallenge: agentScopeChallenge
     })
 
     /**
@@ -67,8 +68,12 @@ const AgentMcpRoutes = HttpLayerRouter.use((router) =>
       return build(call)
     }, onError)
 
-    /** What the SDK learns of a verified grant: its client and scopes, for this resource. */
-    const authInfoOf = (token: string, principal: OAuthPrincipal): AuthInfo => {
+    /**
+     * What the SDK learns of a verified grant: its client and scopes, for this resource (the scopes
+     * of grants approved before the notebook had its own read as theirs, see agentScopes).
+     */
+    const authInfoOf = (token: string, granted: OAuthPrincipal): AuthInfo => {
+      const principal: OAuthPrincipal = { ...granted, scopes: agentScopes(granted.scopes) }
       const authInfo: AuthInfo = {
         token,
         clientId: principal.clientId,

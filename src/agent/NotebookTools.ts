@@ -1,6 +1,6 @@
 // The notebook's tools (catalog-extensions §12): save_note, list_notes, get_note and delete_note over
-// the foundation's Notes service, which checks the grant's scope, the person it acts for and the
-// bounds. The episode and paragraph a note is about are checked here against the catalog, so a
+// the foundation's Notes service, which checks the grant's scope (again: the SDK refused a grant
+// without it before the call, AgentResource.ts), the person it acts for and the bounds. The episode and paragraph a note is about are checked here against the catalog, so a
 // slug or paragraph that does not exist is refused by name before anything is written.
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -13,7 +13,8 @@ import { Page } from "../foundation/Domain/Common.js"
 import { Id } from "../foundation/Domain/Ids.js"
 import { Note, NoteId, NoteText, ParagraphIndex } from "../foundation/Notes/Note.js"
 import type { Notes } from "../foundation/Notes/Notes.js"
-import { type AgentCall, makeAgentTool, readingAnnotations, ToolFailure } from "./AgentTool.js"
+import { agentNotebookScopes as scopes } from "./AgentResource.js"
+import { makeAgentTool, readingAnnotations, ToolFailure } from "./AgentTool.js"
 
 /** The bounds of `list_notes`' `limit` (content/docs/mcp.md states them; test/catalog/limits.test.ts checks). */
 export const notesPageSize = { minimum: 1, maximum: 100, default: 50 } as const
@@ -56,19 +57,9 @@ const pageText = (page: typeof NotePage.Type): string =>
     : page.items.map(noteText).join("\n\n") +
       (page.nextCursor === null ? "" : `\n\nMore notes: pass cursor "${page.nextCursor}".`)
 
-/** The sentence an agent reads for a failure of the Notes service. */
-const explain =
-  (tool: string, call: AgentCall) =>
-  (error: { readonly _tag: string; readonly message: string }): ToolFailure => {
-    if (error._tag === "TokenScopeMissing" && "scope" in error) {
-      return new ToolFailure({
-        message:
-          `${tool} needs the ${String(error.scope)} scope, and this connection was granted ` +
-          `${call.principal.scopes.join(" ")} only. Connect again and allow write access (offered to owners and admins).`
-      })
-    }
-    return new ToolFailure({ message: error.message })
-  }
+/** The sentence an agent reads for a failure of the Notes service: its own message. */
+const explain = (error: { readonly message: string }): ToolFailure =>
+  new ToolFailure({ message: error.message })
 
 /** The episode exists, and so does the paragraph when one is named. */
 const checkTarget = (reads: CatalogReadsService, slug: string, paragraph: number | undefined) => {
@@ -101,7 +92,7 @@ export const notebookTools = (runtime: Runtime.Runtime<never>, notes: Notes, rea
       description:
         "Save a note in the organization's notebook about an episode (by slug), or about one paragraph of its " +
         "transcript (paragraph_index, as search_transcripts reports it). Text: 1-2000 characters. Needs the " +
-        `organizations:write scope. ${bounds} Each call adds a new note.`,
+        `notes:write scope. ${bounds} Each call adds a new note.`,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -114,12 +105,12 @@ export const notebookTools = (runtime: Runtime.Runtime<never>, notes: Notes, rea
         Effect.zipRight(
           checkTarget(reads, input.slug, input.paragraph_index),
           notes
-            .save(call.principal, {
-              episodeSlug: input.slug,
-              paragraphIndex: input.paragraph_index ?? null,
-              text: input.text
-            })
-            .pipe(Effect.mapError(explain("save_note", call)))
+            .save(
+              call.principal,
+              { episodeSlug: input.slug, paragraphIndex: input.paragraph_index ?? null, text: input.text },
+              scopes
+            )
+            .pipe(Effect.mapError(explain))
         ),
       render: noteText
     }),
@@ -129,37 +120,42 @@ export const notebookTools = (runtime: Runtime.Runtime<never>, notes: Notes, rea
       description:
         "The organization's notes, oldest first, each with its episode (and paragraph), author, client and time. " +
         `Pages of \`limit\` (${notesPageSize.minimum}-${notesPageSize.maximum}, default ${notesPageSize.default}); pass ` +
-        "`nextCursor` back as `cursor` for the next page. Needs the organizations:read scope.",
+        "`nextCursor` back as `cursor` for the next page. Needs the notes:read scope.",
       annotations: readingAnnotations,
       input: ListNotesRequest,
       output: NotePage,
       run: (input, call) =>
         notes
-          .list(call.principal, call.principal.organizationId, {
-            cursor: input.cursor,
-            limit: input.limit ?? notesPageSize.default
-          })
-          .pipe(Effect.mapError(explain("list_notes", call))),
+          .list(
+            call.principal,
+            call.principal.organizationId,
+            {
+              cursor: input.cursor,
+              limit: input.limit ?? notesPageSize.default
+            },
+            scopes
+          )
+          .pipe(Effect.mapError(explain)),
       render: pageText
     }),
     makeAgentTool(runtime, {
       name: "get_note",
       title: "Get a note",
-      description: "One note of the organization's notebook by id. Needs the organizations:read scope.",
+      description: "One note of the organization's notebook by id. Needs the notes:read scope.",
       annotations: readingAnnotations,
       input: NoteRequest,
       output: Note,
       run: (input, call) =>
         notes
-          .get(call.principal, call.principal.organizationId, input.id)
-          .pipe(Effect.mapError(explain("get_note", call))),
+          .get(call.principal, call.principal.organizationId, input.id, scopes)
+          .pipe(Effect.mapError(explain)),
       render: noteText
     }),
     makeAgentTool(runtime, {
       name: "delete_note",
       title: "Delete a note",
       description:
-        "Delete a note of the organization's notebook by id, for good. Needs the organizations:write scope; " +
+        "Delete a note of the organization's notebook by id, for good. Needs the notes:write scope; " +
         "owners and admins may delete any note, others only their own. Counts as a note write.",
       // Deleting again changes nothing more (the second call says the note is gone).
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -167,11 +163,8 @@ export const notebookTools = (runtime: Runtime.Runtime<never>, notes: Notes, rea
       output: DeletedNote,
       run: (input, call) =>
         notes
-          .remove(call.principal, call.principal.organizationId, input.id)
-          .pipe(
-            Effect.as({ id: input.id, deleted: true as const }),
-            Effect.mapError(explain("delete_note", call))
-          ),
+          .remove(call.principal, call.principal.organizationId, input.id, scopes)
+          .pipe(Effect.as({ id: input.id, deleted: true as const }), Effect.mapError(explain)),
       render: (deleted) => `Note ${deleted.id} was deleted.`
     })
   ]

@@ -16,8 +16,20 @@ export interface ProtectedResourceDeclaration {
   readonly path: `/${string}`
   /** A name for people (RFC 9728 `resource_name`), shown on the consent page. */
   readonly name: string
-  /** The scopes the resource understands (`scopes_supported`). */
+  /** The scopes the resource understands (`scopes_supported`), its read scope first (the default). */
   readonly scopes: ReadonlyArray<string>
+  /**
+   * What each scope lets an app do at this resource, in words for people (the consent page): its
+   * own words, so a page never promises what a token for this resource could not do.
+   */
+  readonly scopeDescriptions: Readonly<Record<string, string>>
+  /** Scopes only the organization's owners and admins may grant (none: every member may grant all). */
+  readonly managerScopes?: ReadonlyArray<string>
+  /**
+   * Whether its 401s name the scopes to ask for (`scope="…"`, RFC 6750 §3), as MCP's authorization
+   * specification asks of an MCP server, so a client asks for exactly these.
+   */
+  readonly challengeScopes?: boolean
   /** A path of this service documenting the resource for developers (`resource_documentation`). */
   readonly documentation?: `/${string}`
 }
@@ -44,6 +56,15 @@ export interface ProtectedResource extends ProtectedResourceDeclaration {
 const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`
 
 const describe = (origin: string, declaration: ProtectedResourceDeclaration): ProtectedResource => {
+  const described = Object.keys(declaration.scopeDescriptions)
+  if (
+    described.length !== declaration.scopes.length ||
+    !declaration.scopes.every((scope) => described.includes(scope))
+  ) {
+    throw new Error(
+      `The protected resource ${declaration.path} must describe each of its scopes, and only those`
+    )
+  }
   const metadataPath = `${metadataPrefix}${declaration.path}`
   const metadataUrl = `${origin}${metadataPath}`
   return {
@@ -57,6 +78,9 @@ const describe = (origin: string, declaration: ProtectedResourceDeclaration): Pr
         parts.push(`error=${quoted(problem.error)}`)
         if (problem.description !== undefined) parts.push(`error_description=${quoted(problem.description)}`)
         if (problem.scope !== undefined) parts.push(`scope=${quoted(problem.scope)}`)
+      }
+      if (declaration.challengeScopes === true && problem?.scope === undefined) {
+        parts.push(`scope=${quoted(declaration.scopes.join(" "))}`)
       }
       return `Bearer ${parts.join(", ")}`
     }

@@ -10,7 +10,7 @@ import { awayFromWindowEdge } from "../foundation/support/RateWindows.js"
 import { describeNeeding } from "../support/Needs.js"
 import { agentToken, callTool, mcpClient, postgresAgentServer, textOf } from "./support/AgentServer.js"
 
-const writeScopes = "organizations:read organizations:write"
+const writeScopes = "notes:read notes:write"
 
 const noteCount = (organizationId: string) =>
   Effect.map(

@@ -199,7 +199,7 @@ const connectAsPerson = (
     const code = callback.codes.at(-1)?.searchParams.get("code")
     expect(code, callback.codes.at(-1)?.href).toBeTypeOf("string")
     yield* Effect.promise(() => first.finishAuth(code ?? ""))
-    expect(provider.state.tokens?.scope).toContain("organizations:write")
+    expect(provider.state.tokens?.scope).toBe("notes:read notes:write")
 
     const client = new Client({ name: "notebook-agent", version: "1.0.0" })
     yield* Effect.acquireRelease(

@@ -88,12 +88,7 @@ describeNeeding("skip" in tool ? tool.skip : undefined)("the MCP Inspector CLI",
           const world = yield* oauthWorld
           const owner = yield* signUpVerified("inspector")
           const organization = yield* createOrganization(owner, "Inspector Org")
-          const grant = yield* agentToken(
-            world,
-            owner,
-            organization.id,
-            "organizations:read organizations:write"
-          )
+          const grant = yield* agentToken(world, owner, organization.id, "notes:read notes:write")
 
           const [listCommand, saveCommand, notesCommand, ...more] = pageCommands(
             address.url,
@@ -175,12 +170,7 @@ describeNeeding("skip" in tool ? tool.skip : undefined)("the MCP Inspector CLI",
           const world = yield* oauthWorld
           const owner = yield* signUpVerified("eras")
           const organization = yield* createOrganization(owner, "Eras Org")
-          const grant = yield* agentToken(
-            world,
-            owner,
-            organization.id,
-            "organizations:read organizations:write"
-          )
+          const grant = yield* agentToken(world, owner, organization.id, "notes:read notes:write")
           const validator = new AjvJsonSchemaValidator()
           type Listed = { tools: ReadonlyArray<{ name: string; outputSchema?: JsonSchemaType }> }
           type Called = { isError?: boolean; structuredContent?: unknown }

@@ -1,20 +1,23 @@
 // `/mcp/agent` through the real server, on PGlite and PostgreSQL: the OAuth challenge and RFC 9728
 // metadata, the tools and their annotations (the catalog's four are the same definitions as /mcp's),
-// the notebook as an agent and as people see it, scopes per tool, unknown episodes and paragraphs,
+// the notebook as an agent and as people see it, scopes per tool (the 403 scope challenge before a
+// call runs), who may delete which note, grants of the old scopes, unknown episodes and paragraphs,
 // tokens of other resources refused both ways, revoked connections, and the Host/Origin rules.
 
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { backends } from "../foundation/support/Backends.js"
+import { agentScopes } from "../../src/agent/AgentResource.js"
+import { backends, hasPostgres, postgresUnavailable } from "../foundation/support/Backends.js"
 import {
   call,
   createOrganization,
   createToken,
   join,
   PUBLIC_ORIGIN,
-  signUpVerified
+  signUpVerified,
+  sqlQuery
 } from "../foundation/support/FoundationClient.js"
-import { callApi, codeFlow, oauthWorld, registerPublic } from "../foundation/support/OAuthFlow.js"
+import { callApi, codeFlow, oauthWorld, refresh, registerPublic } from "../foundation/support/OAuthFlow.js"
 import { clientKinds, type McpSession } from "../support/McpClients.js"
 import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
@@ -25,6 +28,7 @@ import {
   agentToken,
   callTool,
   mcpClient,
+  postgresAgentServer,
   rawMcp,
   textOf
 } from "./support/AgentServer.js"
@@ -47,7 +51,7 @@ interface NotePageJson {
 const toolsOf = (session: McpSession) => Effect.promise(() => session.listTools())
 
 /** An owner with an organization, and a write grant on it for /mcp/agent. */
-const ownerWithGrant = (label: string, scope = "organizations:read organizations:write") =>
+const ownerWithGrant = (label: string, scope = "notes:read notes:write") =>
   Effect.gen(function* () {
     const world = yield* oauthWorld
     const owner = yield* signUpVerified(label)
@@ -65,18 +69,21 @@ for (const backend of backends) {
           Effect.gen(function* () {
             const none = yield* rawMcp({})
             expect(none.status).toBe(401)
-            expect(none.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${AGENT_METADATA}"`)
+            expect(none.headers.get("www-authenticate")).toBe(
+              `Bearer resource_metadata="${AGENT_METADATA}", scope="notes:read notes:write"`
+            )
             expect(JSON.parse(none.text)).toMatchObject({ defined: true, code: "UNAUTHORIZED", status: 401 })
             const bogus = yield* rawMcp({ authorization: "Bearer foa_not-a-token" })
             expect(bogus.status).toBe(401)
             expect(bogus.headers.get("www-authenticate")).toContain(`resource_metadata="${AGENT_METADATA}"`)
             expect(bogus.headers.get("www-authenticate")).toContain('error="invalid_token"')
+            expect(bogus.headers.get("www-authenticate")).toContain('scope="notes:read notes:write"')
             const metadata = yield* request("/.well-known/oauth-protected-resource/mcp/agent")
             expect(metadata.status).toBe(200)
             expect(metadata.json).toMatchObject({
               resource: AGENT_RESOURCE,
               authorization_servers: [PUBLIC_ORIGIN],
-              scopes_supported: ["organizations:read", "organizations:write"],
+              scopes_supported: ["notes:read", "notes:write"],
               bearer_methods_supported: ["header"]
             })
           })
@@ -214,24 +221,136 @@ for (const backend of backends) {
       )
 
       it.scoped(
-        "a read-only grant reads the notebook, but save_note and delete_note name the missing scope and change nothing",
+        "a read-only grant reads the notebook, but save_note and delete_note are refused with the 403 scope challenge before they run, in every revision",
         () =>
           Effect.gen(function* () {
             const { world, owner, organization, grant } = yield* ownerWithGrant("writer")
-            const reader = yield* agentToken(world, owner, organization.id, "organizations:read")
+            const reader = yield* agentToken(world, owner, organization.id, "notes:read")
             const writing = yield* mcpClient(grant.accessToken)
             const kept = (yield* callTool(writing, "save_note", { slug: "2", text: "Kept." }))
               .structuredContent as unknown as NoteJson
-            const client = yield* mcpClient(reader.accessToken)
-            const refused = yield* callTool(client, "save_note", { slug: "2", text: "Not saved." })
-            expect(refused.isError).toBe(true)
-            expect(textOf(refused)).toContain("organizations:write")
-            const notDeleted = yield* callTool(client, "delete_note", { id: kept.id })
-            expect(notDeleted.isError).toBe(true)
-            expect(textOf(notDeleted)).toContain("organizations:write")
-            const listed = (yield* callTool(client, "list_notes"))
-              .structuredContent as unknown as NotePageJson
-            expect(listed.items.map((item) => item.text)).toEqual(["Kept."])
+            const challenge = `Bearer error="insufficient_scope", error_description="save_note needs the notes:write scope", scope="notes:read notes:write", resource_metadata="${AGENT_METADATA}"`
+            // Both eras' requests: a plain 2025 request and a 2026-07-28 one with its envelope and headers.
+            const legacy = yield* rawMcp(
+              { authorization: `Bearer ${reader.accessToken}` },
+              {
+                body: {
+                  jsonrpc: "2.0",
+                  id: 7,
+                  method: "tools/call",
+                  params: { name: "save_note", arguments: { slug: "2", text: "Not saved." } }
+                }
+              }
+            )
+            expect(legacy.status).toBe(403)
+            expect(legacy.headers.get("www-authenticate")).toBe(challenge)
+            expect(JSON.parse(legacy.text)).toMatchObject({ error: "insufficient_scope" })
+            for (const kind of clientKinds) {
+              const client = yield* mcpClient(reader.accessToken, kind)
+              const refused = yield* Effect.promise(() =>
+                client.callTool("save_note", { slug: "2", text: "Not saved." }).then(
+                  (result) => result,
+                  (error: unknown) => error
+                )
+              )
+              // The clients without an OAuth provider cannot step up: they report the 403.
+              expect(refused, kind).toBeInstanceOf(Error)
+              expect(String(refused), kind).toMatch(/403|insufficient.scope/i)
+              const notDeleted = yield* Effect.promise(() =>
+                client.callTool("delete_note", { id: kept.id }).then(
+                  (result) => result,
+                  (error: unknown) => error
+                )
+              )
+              expect(notDeleted, kind).toBeInstanceOf(Error)
+              const listed = (yield* callTool(client, "list_notes"))
+                .structuredContent as unknown as NotePageJson
+              expect(
+                listed.items.map((item) => item.text),
+                kind
+              ).toEqual(["Kept."])
+              const read = yield* callTool(client, "get_episode", { slug: "2" })
+              expect(read.isError ?? false, kind).toBe(false)
+            }
+          })
+      )
+
+      it.scoped(
+        "a write-only grant may write, and the catalog's and notebook's reading tools ask for notes:read",
+        () =>
+          Effect.gen(function* () {
+            const { world, owner, organization } = yield* ownerWithGrant("scribe", "notes:read")
+            const writer = yield* agentToken(world, owner, organization.id, "notes:write")
+            const reading = yield* rawMcp(
+              { authorization: `Bearer ${writer.accessToken}` },
+              {
+                body: {
+                  jsonrpc: "2.0",
+                  id: 1,
+                  method: "tools/call",
+                  params: { name: "get_episode", arguments: { slug: "2" } }
+                }
+              }
+            )
+            expect(reading.status).toBe(403)
+            expect(reading.headers.get("www-authenticate")).toContain('scope="notes:read"')
+            const client = yield* mcpClient(writer.accessToken)
+            const saved = yield* callTool(client, "save_note", { slug: "2", text: "Written blind." })
+            expect(saved.isError ?? false).toBe(false)
+          })
+      )
+
+      it.scoped(
+        "every member may grant both scopes and save notes; a member deletes only the notes they saved, an admin and the owner any",
+        () =>
+          Effect.gen(function* () {
+            const { world, owner, organization, grant } = yield* ownerWithGrant("keeper")
+            const member = yield* join(owner, organization.id, "member", "plain member")
+            const other = yield* join(owner, organization.id, "member", "other member")
+            const admin = yield* join(owner, organization.id, "admin", "an admin")
+            const memberGrant = yield* agentToken(
+              world,
+              member.account,
+              organization.id,
+              "notes:read notes:write"
+            )
+            const otherGrant = yield* agentToken(
+              world,
+              other.account,
+              organization.id,
+              "notes:read notes:write"
+            )
+            const adminGrant = yield* agentToken(
+              world,
+              admin.account,
+              organization.id,
+              "notes:read notes:write"
+            )
+            const byMember = yield* mcpClient(memberGrant.accessToken)
+            const byOther = yield* mcpClient(otherGrant.accessToken)
+            const byAdmin = yield* mcpClient(adminGrant.accessToken)
+            const byOwner = yield* mcpClient(grant.accessToken)
+            const save = (client: McpSession, text: string) =>
+              Effect.map(callTool(client, "save_note", { slug: "3", text }), (result) => {
+                expect(result.isError ?? false, text).toBe(false)
+                return result.structuredContent as unknown as NoteJson
+              })
+            const mine = yield* save(byMember, "The member's own.")
+            expect(mine.author.id).toBe(member.account.userId)
+            const theirs = yield* save(byOther, "Another member's.")
+            const owners = yield* save(byOwner, "The owner's.")
+
+            const notMine = yield* callTool(byMember, "delete_note", { id: theirs.id })
+            expect(notMine.isError).toBe(true)
+            expect(textOf(notMine)).toContain("Only owners, admins and the note's author may delete a note.")
+            const notOwners = yield* callTool(byMember, "delete_note", { id: owners.id })
+            expect(notOwners.isError).toBe(true)
+            const own = yield* callTool(byMember, "delete_note", { id: mine.id })
+            expect(own.structuredContent).toEqual({ id: mine.id, deleted: true })
+            const byAdminDeleted = yield* callTool(byAdmin, "delete_note", { id: theirs.id })
+            expect(byAdminDeleted.structuredContent).toEqual({ id: theirs.id, deleted: true })
+            const left = (yield* callTool(byOwner, "list_notes")).structuredContent as unknown as NotePageJson
+            expect(left.items.map((item) => item.text)).toEqual(["The owner's."])
           })
       )
 
@@ -319,3 +438,78 @@ for (const backend of backends) {
     })
   })
 }
+
+describe("grants approved with the old scopes of /mcp/agent", () => {
+  it("read as the notebook's", () => {
+    expect(agentScopes(["organizations:read"])).toEqual(["notes:read"])
+    expect(agentScopes(["organizations:read", "organizations:write"])).toEqual(["notes:read", "notes:write"])
+    expect(agentScopes(["notes:write", "organizations:write"])).toEqual(["notes:write"])
+    expect(agentScopes([])).toEqual([])
+  })
+})
+
+describeNeeding(hasPostgres ? undefined : postgresUnavailable)(
+  "grants approved with the old scopes of /mcp/agent, on PostgreSQL",
+  () => {
+    layer(postgresAgentServer(), { timeout: 120_000, excludeTestServices: true })((it) => {
+      it.scoped(
+        "keep working until they end: organizations:read reads, organizations:write writes, and a read grant is challenged for notes:write",
+        () =>
+          Effect.gen(function* () {
+            const { world, owner, organization, grant } = yield* ownerWithGrant("veteran")
+            const reader = yield* agentToken(world, owner, organization.id, "notes:read")
+            // As they were stored before the notebook had its own scopes.
+            const rewrite = (clientId: string, scopes: string) =>
+              Effect.all([
+                sqlQuery("UPDATE oauth_grants SET scopes = $1::text[] WHERE client_id = $2", [
+                  scopes,
+                  clientId
+                ]),
+                sqlQuery(
+                  "UPDATE oauth_access_tokens SET scopes = $1::text[] WHERE grant_id IN (SELECT id FROM oauth_grants WHERE client_id = $2)",
+                  [scopes, clientId]
+                )
+              ])
+            yield* rewrite(grant.clientId, "{organizations:read,organizations:write}")
+            yield* rewrite(reader.clientId, "{organizations:read}")
+            const stored = yield* sqlQuery("SELECT scopes FROM oauth_grants WHERE client_id = $1", [
+              grant.clientId
+            ])
+            expect(stored[0]?.scopes).toEqual(["organizations:read", "organizations:write"])
+
+            const writing = yield* mcpClient(grant.accessToken)
+            const saved = yield* callTool(writing, "save_note", { slug: "2", text: "From an old grant." })
+            expect(saved.isError ?? false).toBe(false)
+            const reading = yield* mcpClient(reader.accessToken)
+            const listed = (yield* callTool(reading, "list_notes"))
+              .structuredContent as unknown as NotePageJson
+            expect(listed.items.map((item) => item.text)).toEqual(["From an old grant."])
+            const refused = yield* rawMcp(
+              { authorization: `Bearer ${reader.accessToken}` },
+              {
+                body: {
+                  jsonrpc: "2.0",
+                  id: 1,
+                  method: "tools/call",
+                  params: { name: "save_note", arguments: { slug: "2", text: "No." } }
+                }
+              }
+            )
+            expect(refused.status).toBe(403)
+            expect(refused.headers.get("www-authenticate")).toContain('scope="notes:read notes:write"')
+            // A refreshed token of an old grant keeps its scopes, and works the same.
+            const refreshed = yield* refresh(
+              world,
+              { client_id: grant.clientId, token_endpoint_auth_method: "none" },
+              grant.refreshToken ?? ""
+            )
+            expect(refreshed.scope).toBe("organizations:read organizations:write")
+            const again = yield* mcpClient(refreshed.access_token)
+            expect(
+              (yield* callTool(again, "save_note", { slug: "3", text: "Still." })).isError ?? false
+            ).toBe(false)
+          })
+      )
+    })
+  }
+)

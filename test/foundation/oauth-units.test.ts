@@ -127,7 +127,12 @@ describe("the protected-resource registry", () => {
   it.effect("derives each resource's identifier, metadata URL and challenges, and finds it exactly", () =>
     Effect.gen(function* () {
       const resources = yield* ProtectedResources
-      const api = resources.register({ path: "/api/v1", name: "API", scopes: ["organizations:read"] })
+      const api = resources.register({
+        path: "/api/v1",
+        name: "API",
+        scopes: ["organizations:read"],
+        scopeDescriptions: { "organizations:read": "Read it." }
+      })
       expect(api.resource).toBe("https://service.example/api/v1")
       expect(api.metadataUrl).toBe("https://service.example/.well-known/oauth-protected-resource/api/v1")
       expect(api.challenge()).toBe(
@@ -139,9 +144,21 @@ describe("the protected-resource registry", () => {
       expect(resources.byResource("https://service.example/api/v1")).toBe(api)
       expect(resources.byResource("https://service.example/api/v1/organizations")).toBeUndefined()
       expect(resources.byMetadataPath("/.well-known/oauth-protected-resource/api/v1")).toBe(api)
-      expect(() => resources.register({ path: "/api/v1", name: "Again", scopes: [] })).toThrow(
-        "declared twice"
-      )
+      expect(() =>
+        resources.register({ path: "/api/v1", name: "Again", scopes: [], scopeDescriptions: {} })
+      ).toThrow("declared twice")
+      // Every scope is described for the consent page, and nothing else is.
+      expect(() =>
+        resources.register({ path: "/other", name: "Other", scopes: ["a:read"], scopeDescriptions: {} })
+      ).toThrow("must describe each of its scopes")
+      expect(() =>
+        resources.register({
+          path: "/other",
+          name: "Other",
+          scopes: ["a:read"],
+          scopeDescriptions: { "a:read": "Read.", "a:write": "Write." }
+        })
+      ).toThrow("must describe each of its scopes")
     }).pipe(Effect.provide(ProtectedResources.layer("https://service.example")))
   )
 })

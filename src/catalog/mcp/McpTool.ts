@@ -21,7 +21,11 @@ import { toolInputSchema, toolOutputSchema } from "./ToolSchema.js"
  */
 export interface McpTool<Context = void> {
   readonly name: string
-  readonly register: (server: McpServer, context: Context) => void
+  /**
+   * Registers the tool; a protected server passes `scopeChallenge`, which the SDK asks before the
+   * call runs, refusing a grant without the scope the tool needs with HTTP 403 (MCP's scope challenge).
+   */
+  readonly register: (server: McpServer, context: Context, scopeChallenge?: ScopeChallengeHandler) => void
 }
 
 /** Everything a tool's definition says, whatever runs it. */
@@ -34,8 +38,6 @@ export interface ToolDefinition<I, II, O, OI> {
   readonly output: Schema.Schema<O, OI>
   /** The text block that accompanies `structuredContent`, for clients that show text only. */
   readonly render: (output: O) => string
-  /** Whether the caller's grant allows the call (protected servers); refused with HTTP 403 before it runs. */
-  readonly scopeChallenge?: ScopeChallengeHandler
 }
 
 export interface ToolSpec<I, II, O, OI> extends Omit<ToolDefinition<I, II, O, OI>, "annotations"> {
@@ -84,13 +86,16 @@ export const defineTool = <I, II, O, OI, Context>(
     description: definition.description,
     inputSchema: toolInputSchema(definition.input),
     outputSchema: toolOutputSchema(definition.output),
-    annotations: { title: definition.title, ...definition.annotations },
-    ...(definition.scopeChallenge === undefined ? {} : { scopeChallenge: definition.scopeChallenge })
+    annotations: { title: definition.title, ...definition.annotations }
   }
   return {
     name: definition.name,
-    register: (server, context) => {
-      server.registerTool(definition.name, config, async (input) => answer(await call(input, context)))
+    register: (server, context, scopeChallenge) => {
+      server.registerTool(
+        definition.name,
+        scopeChallenge === undefined ? config : { ...config, scopeChallenge },
+        async (input) => answer(await call(input, context))
+      )
     }
   }
 }

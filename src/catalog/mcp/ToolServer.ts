@@ -6,7 +6,8 @@ import {
   type CacheHint,
   McpServer,
   type ReadResourceResult,
-  type Resource
+  type Resource,
+  type ScopeChallengeHandler
 } from "@modelcontextprotocol/server"
 import type { McpTool } from "./McpTool.js"
 
@@ -29,6 +30,8 @@ export interface ToolServerOptions<Context = void> {
    * revision's `ttlMs`/`cacheScope`; earlier revisions have no such fields).
    */
   readonly cacheHint: CacheHint
+  /** For a protected server: what grant each tool needs (see McpTool's `register`). */
+  readonly scopeChallenge?: (tool: string) => ScopeChallengeHandler
 }
 
 /**
@@ -56,7 +59,7 @@ export const makeToolServerFactory = <Context = void>(
   }
   return (context) => {
     const server = new McpServer(info, serverOptions)
-    for (const tool of options.tools) tool.register(server, context)
+    for (const tool of options.tools) tool.register(server, context, options.scopeChallenge?.(tool.name))
     for (const { resource, contents } of resources) {
       const { uri, name, ...metadata } = resource
       server.registerResource(name, uri, metadata, () => contents)

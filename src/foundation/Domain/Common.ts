@@ -23,8 +23,25 @@ export const Timestamp = Schema.Date.annotations({ jsonSchema: { type: "string",
 export const Role = Schema.Literal("owner", "admin", "member")
 export type Role = typeof Role.Type
 
+/** The foundation API's scopes: what an organization API token or an OAuth grant for /api/v1 may hold. */
 export const Scope = Schema.Literal("organizations:read", "organizations:write")
 export type Scope = typeof Scope.Type
+
+/** The agent session's scopes (catalog-extensions §12): the organization's notebook (and the catalog). */
+export const NotesScope = Schema.Literal("notes:read", "notes:write")
+export type NotesScope = typeof NotesScope.Type
+
+/**
+ * What an OAuth grant may hold: the scopes of the resource it was issued for (the authorization
+ * server checks `scope` against that resource's own list).
+ */
+export const GrantScope = Schema.Literal(
+  "organizations:read",
+  "organizations:write",
+  "notes:read",
+  "notes:write"
+)
+export type GrantScope = typeof GrantScope.Type
 
 /** What each scope lets a bearer credential do, in words for people (the consent page, the document). */
 export const scopeDescriptions: Record<Scope, string> = {

@@ -1,7 +1,7 @@
 // Connections (extensions §8): the OAuth grants a person approved, as the person sees them and, with
 // the person named, as an organization's owners and admins see them.
 import * as Schema from "effect/Schema"
-import { Email, Scope, Timestamp } from "./Common.js"
+import { Email, GrantScope, Timestamp } from "./Common.js"
 import { GrantId, OrganizationId, UserId } from "./Ids.js"
 
 const connectionFields = {
@@ -10,7 +10,7 @@ const connectionFields = {
   /** What the client calls itself (unverified); null when it gave no name. */
   clientName: Schema.NullOr(Schema.String),
   organization: Schema.Struct({ id: OrganizationId, name: Schema.String }),
-  scopes: Schema.Array(Scope),
+  scopes: Schema.Array(GrantScope),
   /** The protected resource its tokens are for (e.g. `<origin>/api/v1`). */
   resource: Schema.String,
   createdAt: Timestamp,

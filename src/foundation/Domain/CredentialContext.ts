@@ -1,7 +1,7 @@
 // `context.credential`: who the calling credential is, in one of three shapes told apart by
 // `principalKind` (base contract §4).
 import * as Schema from "effect/Schema"
-import { Role, Scope } from "./Common.js"
+import { GrantScope, Role } from "./Common.js"
 import { Id, OrganizationId } from "./Ids.js"
 
 export class SessionCredentialContext extends Schema.Class<SessionCredentialContext>(
@@ -18,14 +18,14 @@ export class ApiKeyCredentialContext extends Schema.Class<ApiKeyCredentialContex
   {
     principalKind: Schema.Literal("apiKey"),
     organization: OrganizationRef,
-    grantedScopes: Schema.Array(Scope)
+    grantedScopes: Schema.Array(GrantScope)
   }
 ) {}
 
 export class OAuthCredentialContext extends Schema.Class<OAuthCredentialContext>("OAuthCredentialContext")({
   principalKind: Schema.Literal("oauth"),
   organization: OrganizationRef,
-  grantedScopes: Schema.Array(Scope),
+  grantedScopes: Schema.Array(GrantScope),
   clientId: Id
 }) {}
 

@@ -5,7 +5,7 @@
 // contract's wire text: change one and clients see it.
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as Schema from "effect/Schema"
-import { Scope } from "./Common.js"
+import { GrantScope } from "./Common.js"
 import { InvitationStatus } from "./Invitation.js"
 
 const message = (text: string) => Schema.optionalWith(Schema.String, { default: () => text })
@@ -75,7 +75,7 @@ export class TokenForAnotherOrganization extends Schema.TaggedError<TokenForAnot
 /** A token without the scope the operation needs. */
 export class TokenScopeMissing extends Schema.TaggedError<TokenScopeMissing>()(
   "TokenScopeMissing",
-  { scope: Scope, wwwAuthenticate: challenge },
+  { scope: GrantScope, wwwAuthenticate: challenge },
   HttpApiSchema.annotations({ status: 403 })
 ) {
   override get message() {

@@ -1,14 +1,15 @@
 // The rules of the notebook (catalog-extensions §12), used by the foundation API and by the agent
-// session alike. Reading needs organizations:read (any member); saving needs organizations:write and
-// a person who is still owner or admin; deleting is for owners and admins, or the note's author. A
-// bearer credential is checked as OrganizationAccess checks every credential (bound organization,
-// scope, the person it acts for). The bounds: notes per organization (counted atomically with the
+// session alike. Reading and saving are for every member; deleting is for owners and admins, or the
+// note's author. A bearer credential also needs the read or write scope of the resource it was
+// issued for (NotebookScopes: `organizations:*` through /api/v1, `notes:*` through /mcp/agent), and
+// is checked as OrganizationAccess checks every credential (bound organization, scope, the person it
+// acts for, who must still be a member). The bounds: notes per organization (counted atomically with the
 // insert) and note writes a minute per connection; beyond either, nothing is written.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Transactions } from "../Database/DatabaseEdge.js"
 import { PageCursors } from "../Database/KeysetPage.js"
-import type { PageRequest } from "../Domain/Common.js"
+import type { GrantScope, PageRequest } from "../Domain/Common.js"
 import { RoleNotPermitted } from "../Domain/Errors.js"
 import type { OrganizationId } from "../Domain/Ids.js"
 import { anyRole, managers, OrganizationAccess } from "../Organizations/OrganizationAccess.js"
@@ -18,6 +19,15 @@ import { traced } from "../Traced.js"
 import { type NoteDraft, type NoteId, NoteNotFound, NoteWritesExhausted } from "./Note.js"
 import { NoteRepo, noteOf } from "./NoteRepo.js"
 import { NotesConfig } from "./NotesConfig.js"
+
+/** The scopes a bearer credential needs for the notebook, in the words of the resource it was issued for. */
+export interface NotebookScopes {
+  readonly read: GrantScope
+  readonly write: GrantScope
+}
+
+/** Through the foundation API (`/api/v1`, foundation-extensions §8). */
+export const apiNotebookScopes: NotebookScopes = { read: "organizations:read", write: "organizations:write" }
 
 const noteNotFound = (noteId: NoteId) =>
   new NoteNotFound({ noteId, message: `No note has the id "${noteId}" in this organization's notebook.` })
@@ -50,9 +60,14 @@ export class Notes extends Effect.Service<Notes>()("Notes", {
     /** One page of the organization's notes, oldest first. */
     const list = traced(
       "Notes.list",
-      (principal: Principal, organizationId: OrganizationId, page: PageRequest) =>
+      (
+        principal: Principal,
+        organizationId: OrganizationId,
+        page: PageRequest,
+        scopes: NotebookScopes = apiNotebookScopes
+      ) =>
         Effect.zipRight(
-          access.authorize(principal, organizationId, "organizations:read", anyRole),
+          access.authorize(principal, organizationId, scopes.read, anyRole),
           cursors.readPage(
             `notes:${organizationId}`,
             page,
@@ -62,25 +77,32 @@ export class Notes extends Effect.Service<Notes>()("Notes", {
         )
     )
 
-    const get = traced("Notes.get", (principal: Principal, organizationId: OrganizationId, noteId: NoteId) =>
-      Effect.zipRight(
-        access.authorize(principal, organizationId, "organizations:read", anyRole),
-        Effect.flatMap(repo.find(organizationId, noteId), (found) =>
-          Option.match(found, {
-            onNone: () => Effect.fail(noteNotFound(noteId)),
-            onSome: (row) => Effect.succeed(noteOf(row))
-          })
+    const get = traced(
+      "Notes.get",
+      (
+        principal: Principal,
+        organizationId: OrganizationId,
+        noteId: NoteId,
+        scopes: NotebookScopes = apiNotebookScopes
+      ) =>
+        Effect.zipRight(
+          access.authorize(principal, organizationId, scopes.read, anyRole),
+          Effect.flatMap(repo.find(organizationId, noteId), (found) =>
+            Option.match(found, {
+              onNone: () => Effect.fail(noteNotFound(noteId)),
+              onSome: (row) => Effect.succeed(noteOf(row))
+            })
+          )
         )
-      )
     )
 
     /**
      * Saves a note for the person an OAuth grant acts for, recording them and the client. The
      * episode and paragraph were checked by the caller (the catalog is not the foundation's).
      */
-    const save = traced("Notes.save", (principal: OAuthPrincipal, draft: NoteDraft) =>
+    const save = traced("Notes.save", (principal: OAuthPrincipal, draft: NoteDraft, scopes: NotebookScopes) =>
       Effect.gen(function* () {
-        yield* access.authorize(principal, principal.organizationId, "organizations:write", managers)
+        yield* access.authorize(principal, principal.organizationId, scopes.write, anyRole)
         yield* countWrite(principal)
         const row = yield* transactions.run(
           repo.insertBounded(
@@ -100,9 +122,15 @@ export class Notes extends Effect.Service<Notes>()("Notes", {
     /** Owners and admins may delete any note; anyone else only the notes they wrote. */
     const remove = traced(
       "Notes.remove",
-      (principal: Principal, organizationId: OrganizationId, noteId: NoteId) =>
+      (
+        principal: Principal,
+        organizationId: OrganizationId,
+        noteId: NoteId,
+        scopes: NotebookScopes = apiNotebookScopes
+      ) =>
         Effect.gen(function* () {
-          const scope = principal.kind === "session" ? "organizations:read" : "organizations:write"
+          // A session has no scopes to hold (only its membership counts); a token needs the write scope.
+          const scope = principal.kind === "session" ? scopes.read : scopes.write
           yield* access.authorize(principal, organizationId, scope, anyRole)
           const found = yield* repo.find(organizationId, noteId)
           if (Option.isNone(found)) return yield* noteNotFound(noteId)

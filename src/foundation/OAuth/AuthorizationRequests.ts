@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { type ProtectedResource, ProtectedResources } from "../../http/ProtectedResources.js"
-import { Scope } from "../Domain/Common.js"
+import { GrantScope } from "../Domain/Common.js"
 import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
 import { parametersTextProblem } from "../Domain/Text.js"
 import { traced } from "../Traced.js"
@@ -36,7 +36,7 @@ export interface AuthorizationRequest {
   readonly redirectUri: string
   readonly codeChallenge: string
   readonly resource: ProtectedResource
-  readonly scopes: ReadonlyArray<Scope>
+  readonly scopes: ReadonlyArray<GrantScope>
   readonly state: string | null
   /** The request's own parameters (only those above), to carry through the consent form. */
   readonly parameters: ReadonlyArray<readonly [string, string]>
@@ -45,7 +45,7 @@ export interface AuthorizationRequest {
 /** A `state` or other value longer than this is not worth carrying through a form. */
 const MAX_PARAMETER_LENGTH = 2000
 
-const isScope = Schema.is(Scope)
+const isScope = Schema.is(GrantScope)
 
 export class AuthorizationRequests extends Effect.Service<AuthorizationRequests>()("AuthorizationRequests", {
   effect: Effect.gen(function* () {
@@ -121,7 +121,8 @@ export class AuthorizationRequests extends Effect.Service<AuthorizationRequests>
             return yield* back("invalid_target", "resource is not a resource of this service.")
           }
           const scopeParam = params.get("scope")
-          const asked = scopeParam === undefined ? ["organizations:read"] : parseScopes(scopeParam)
+          // Without `scope`, the resource's read scope (declared first).
+          const asked = scopeParam === undefined ? resource.scopes.slice(0, 1) : parseScopes(scopeParam)
           if (
             asked === undefined ||
             !asked.every((scope) => isScope(scope) && resource.scopes.includes(scope))

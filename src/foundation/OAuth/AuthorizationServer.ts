@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Transactions } from "../Database/DatabaseEdge.js"
 import { builtOnce } from "../Database/RememberedRows.js"
-import type { Role, Scope } from "../Domain/Common.js"
+import type { GrantScope, Role } from "../Domain/Common.js"
 import { GrantId, type MemberId, type OrganizationId, type UserId } from "../Domain/Ids.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { boundOrganization } from "../Organizations/BoundOrganization.js"
@@ -52,7 +52,7 @@ export interface Approval {
   readonly resource: string
   readonly userId: UserId
   readonly organizationId: OrganizationId
-  readonly scopes: ReadonlyArray<Scope>
+  readonly scopes: ReadonlyArray<GrantScope>
 }
 
 /** The person cannot approve this (any more): they are not a member of the organization. */
@@ -79,7 +79,10 @@ export const parseScopes = (value: string): ReadonlyArray<string> | undefined =>
  * (`organizations:write`) only as owner or admin (extensions §8). Asked at the decision and again at
  * every refresh, so a person demoted since grants no more than they now may.
  */
-export const grantableScopes = <S extends Scope>(role: Role, scopes: ReadonlyArray<S>): ReadonlyArray<S> =>
+export const grantableScopes = <S extends GrantScope>(
+  role: Role,
+  scopes: ReadonlyArray<S>
+): ReadonlyArray<S> =>
   role === "member" ? scopes.filter((scope) => scope !== "organizations:write") : scopes
 
 /** Scopes in one order, whatever order they were asked in. */
@@ -138,7 +141,7 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
     )
 
     /** A new access token (with `scopes`) and refresh token for the grant. */
-    const issueTokens = (grantId: GrantId, scopes: ReadonlyArray<Scope>) =>
+    const issueTokens = (grantId: GrantId, scopes: ReadonlyArray<GrantScope>) =>
       Effect.gen(function* () {
         const accessToken = `${ACCESS_TOKEN_PREFIX}${randomSecret(32)}`
         const refreshToken = `${REFRESH_TOKEN_PREFIX}${randomSecret(32)}`
@@ -313,7 +316,7 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
                 )
               }
               if (grantable.length < token.scopes.length) yield* grants.narrow(token.grantId, grantable)
-              let scopes: ReadonlyArray<Scope> = grantable
+              let scopes: ReadonlyArray<GrantScope> = grantable
               if (request.scope !== undefined) {
                 const asked = parseScopes(request.scope)
                 const granted = grantable as ReadonlyArray<string>

@@ -7,7 +7,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { hidden, notice } from "../../http/pages/Forms.js"
 import { displayName, type Html, html, neutralText } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
-import { type Role, scopeDescriptions } from "../Domain/Common.js"
+import type { Role } from "../Domain/Common.js"
 import { ORGANIZATIONS_PATH, withReturnTo } from "../Pages/ConsolePaths.js"
 import type { AuthorizationRequest } from "./AuthorizationRequests.js"
 import { formTargetOf } from "./RedirectUris.js"
@@ -37,7 +37,8 @@ export const consentPage = (view: ConsentView): HttpServerResponse.HttpServerRes
   // The client's name is its own claim: shown neutralised, so it cannot disguise the page.
   const title = neutralText(request.client.name ?? "An unnamed app")
   const name = displayName(request.client.name ?? "An unnamed app")
-  const wantsWrite = request.scopes.includes("organizations:write")
+  const managerScopes = request.resource.managerScopes ?? []
+  const wantsWrite = request.scopes.some((scope) => managerScopes.includes(scope))
   const choosable = (role: Role) => !wantsWrite || writers.includes(role)
   const anyChoosable = view.organizations.some((organization) => choosable(organization.role))
   const redirectTarget = formTargetOf(request.redirectUri)
@@ -50,7 +51,7 @@ ${view.problem === undefined ? "" : notice("error", view.problem)}
 <dl class="facts">
 <dt>App</dt><dd>${name} (unverified). ${whoItIs(request)}</dd>
 <dt>It would reach</dt><dd>${request.resource.name}, <code>${request.resource.resource}</code></dd>
-<dt>It could</dt><dd><ul>${request.scopes.map((scope) => html`<li>${scopeDescriptions[scope]}</li>`)}</ul></dd>
+<dt>It could</dt><dd><ul>${request.scopes.map((scope) => html`<li>${request.resource.scopeDescriptions[scope] ?? scope}</li>`)}</ul></dd>
 <dt>Signed in as</dt><dd>${displayName(view.person.name)} (${displayName(view.person.email)})</dd>
 <dt>Afterwards</dt><dd>You go back to <code>${displayName(redirectTarget ?? request.redirectUri)}</code>.</dd>
 </dl>

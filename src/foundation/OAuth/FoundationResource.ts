@@ -3,6 +3,7 @@
 // authorization server takes it as the default `resource`.
 import * as Context from "effect/Context"
 import { type ProtectedResource, ProtectedResources } from "../../http/ProtectedResources.js"
+import { scopeDescriptions } from "../Domain/Common.js"
 
 export class FoundationResource extends Context.Tag("FoundationResource")<
   FoundationResource,
@@ -12,6 +13,9 @@ export class FoundationResource extends Context.Tag("FoundationResource")<
     path: "/api/v1",
     name: "Podcast platform foundation API",
     scopes: ["organizations:read", "organizations:write"],
+    scopeDescriptions,
+    // Changing an organization's details is for its owners and admins (extensions §8).
+    managerScopes: ["organizations:write"],
     documentation: "/api/v1/docs"
   })
 }

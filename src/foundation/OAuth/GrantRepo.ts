@@ -7,7 +7,7 @@ import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { keysetCondition, type Position } from "../Database/KeysetPage.js"
-import { Scope } from "../Domain/Common.js"
+import { GrantScope } from "../Domain/Common.js"
 import { GrantId, type MemberId, OrganizationId, UserId } from "../Domain/Ids.js"
 
 /** Why a grant ended (the column's CHECK lists the same). */
@@ -27,7 +27,7 @@ export const ConnectionRow = Schema.Struct({
   clientName: Schema.NullOr(Schema.String),
   organizationId: OrganizationId,
   organizationName: Schema.String,
-  scopes: Schema.Array(Scope),
+  scopes: Schema.Array(GrantScope),
   resource: Schema.String,
   createdAt: Schema.DateFromSelf,
   lastUsedAt: Schema.NullOr(Schema.DateFromSelf),
@@ -59,7 +59,7 @@ export class GrantRepo extends Effect.Service<GrantRepo>()("GrantRepo", {
         readonly organizationId: OrganizationId
         readonly memberId: MemberId
         readonly resource: string
-        readonly scopes: ReadonlyArray<Scope>
+        readonly scopes: ReadonlyArray<GrantScope>
       }) =>
         sql`
           INSERT INTO oauth_grants (id, client_id, user_id, organization_id, member_id, resource, scopes)
@@ -100,7 +100,7 @@ export class GrantRepo extends Effect.Service<GrantRepo>()("GrantRepo", {
     )
 
     /** The grant's scopes become `scopes` (fewer: the person may no longer grant the others). */
-    const narrow = repositoryCall("GrantRepo.narrow", (id: GrantId, scopes: ReadonlyArray<Scope>) =>
+    const narrow = repositoryCall("GrantRepo.narrow", (id: GrantId, scopes: ReadonlyArray<GrantScope>) =>
       sql`UPDATE oauth_grants SET scopes = ${`{${scopes.join(",")}}`}::text[] WHERE id = ${id}`.pipe(
         Effect.asVoid
       )

@@ -10,12 +10,12 @@ import * as Schema from "effect/Schema"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { rememberedRows } from "../Database/RememberedRows.js"
 import { UntracedStatements } from "../Database/UntracedStatements.js"
-import { Role, Scope } from "../Domain/Common.js"
+import { GrantScope, Role } from "../Domain/Common.js"
 import { GrantId, MemberId, OrganizationId, UserId } from "../Domain/Ids.js"
 import { BoundOrganizationFields, boundOrganizationColumns } from "../Organizations/BoundOrganization.js"
 
 /** A text[] literal of scopes: they come from a closed enumeration, so they need no escaping. */
-const scopeArray = (scopes: ReadonlyArray<Scope>) => `{${scopes.join(",")}}`
+const scopeArray = (scopes: ReadonlyArray<GrantScope>) => `{${scopes.join(",")}}`
 
 /** A code as its exchange reads it, locked, with whether it has run out. */
 export const CodeRow = Schema.Struct({
@@ -26,7 +26,7 @@ export const CodeRow = Schema.Struct({
   resource: Schema.String,
   userId: UserId,
   organizationId: OrganizationId,
-  scopes: Schema.Array(Scope),
+  scopes: Schema.Array(GrantScope),
   /** The membership the code was approved in (null: made before codes were bound to one). */
   memberId: Schema.NullOr(MemberId),
   used: Schema.Boolean,
@@ -43,7 +43,7 @@ export const RefreshRow = Schema.Struct({
   userId: UserId,
   organizationId: OrganizationId,
   resource: Schema.String,
-  scopes: Schema.Array(Scope),
+  scopes: Schema.Array(GrantScope),
   /** The membership the grant belongs to (null: its person was not a member when grants were bound). */
   memberId: Schema.NullOr(MemberId),
   used: Schema.Boolean,
@@ -59,7 +59,7 @@ export const AccessRow = Schema.Struct({
   userId: UserId,
   organizationId: OrganizationId,
   resource: Schema.String,
-  scopes: Schema.Array(Scope),
+  scopes: Schema.Array(GrantScope),
   /** The membership the grant belongs to (null: made before grants were bound to one). */
   memberId: Schema.NullOr(MemberId),
   /** The person's role in the membership the grant belongs to (null: that membership has ended). */
@@ -87,7 +87,7 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
         readonly userId: UserId
         readonly organizationId: OrganizationId
         readonly memberId: MemberId
-        readonly scopes: ReadonlyArray<Scope>
+        readonly scopes: ReadonlyArray<GrantScope>
         readonly ttlSeconds: number
       }) =>
         sql`
@@ -124,7 +124,7 @@ export class TokenRepo extends Effect.Service<TokenRepo>()("TokenRepo", {
         readonly id: string
         readonly tokenHash: string
         readonly grantId: GrantId
-        readonly scopes: ReadonlyArray<Scope>
+        readonly scopes: ReadonlyArray<GrantScope>
         readonly ttlSeconds: number
       }) =>
         sql`

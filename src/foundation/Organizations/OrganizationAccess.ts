@@ -5,7 +5,7 @@
 // each request, so a person who left can do nothing through it and one demoted to member can only read.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Role, Scope } from "../Domain/Common.js"
+import type { GrantScope, Role } from "../Domain/Common.js"
 import {
   type DatabaseUnavailable,
   DelegatorNotMember,
@@ -119,12 +119,13 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
     const bearerBoundTo = (
       principal: BearerPrincipal,
       organizationId: OrganizationId,
-      scope: Scope
+      scope: GrantScope
     ): Effect.Effect<void, TokenForAnotherOrganization | TokenScopeMissing> => {
       if (principal.organizationId !== organizationId) {
         return Effect.fail(new TokenForAnotherOrganization())
       }
-      if (!principal.scopes.includes(scope)) {
+      const held: ReadonlyArray<GrantScope> = principal.scopes
+      if (!held.includes(scope)) {
         return Effect.fail(
           new TokenScopeMissing({
             scope,
@@ -143,7 +144,7 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
     const authorizeRead = (
       principal: Principal,
       organizationId: OrganizationId,
-      scope: Scope,
+      scope: GrantScope,
       roles: ReadonlyArray<Role>
     ): Effect.Effect<void, AuthorizationFailure> =>
       principal.kind === "session"
@@ -164,7 +165,7 @@ export class OrganizationAccess extends Effect.Service<OrganizationAccess>()("Or
     const authorize = (
       principal: Principal,
       organizationId: OrganizationId,
-      scope: Scope,
+      scope: GrantScope,
       roles: ReadonlyArray<Role>
     ): Effect.Effect<void, AuthorizationFailure> => {
       if (principal.kind === "session") return Effect.asVoid(requireRole(principal, organizationId, roles))

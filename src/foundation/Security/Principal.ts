@@ -3,7 +3,7 @@
 // endpoints). Bearer credentials (API tokens, OAuth access tokens) act for a person: `actsFor` is whose
 // current membership and role bound what they may do (extensions §5, §8).
 import * as Context from "effect/Context"
-import type { Role, Scope } from "../Domain/Common.js"
+import type { GrantScope, Role, Scope } from "../Domain/Common.js"
 import type { GrantId, MemberId, OrganizationId, SessionId, TokenId, UserId } from "../Domain/Ids.js"
 import type { Organization } from "../Domain/Organization.js"
 
@@ -50,7 +50,7 @@ export interface OAuthPrincipal {
   readonly clientId: string
   readonly organizationId: OrganizationId
   /** The access token's scopes (the grant's, or fewer when a refresh narrowed them). */
-  readonly scopes: ReadonlyArray<Scope>
+  readonly scopes: ReadonlyArray<GrantScope>
   /** The person who approved the grant. */
   readonly actsFor: UserId
   /**

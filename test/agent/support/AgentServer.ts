@@ -43,6 +43,8 @@ export const agentServer = (
         CATALOG_DIR: catalogDir,
         PUBLIC_ORIGIN,
         OUTBOX_POLL_MS: "50",
+        // Every grant of these tests is a new client of its own, registered from the one loopback address.
+        OAUTH_REGISTRATION_RATE_LIMIT: "1000",
         ...databaseEnv,
         ...env
       })

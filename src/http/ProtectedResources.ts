@@ -23,8 +23,6 @@ export interface ProtectedResourceDeclaration {
    * own words, so a page never promises what a token for this resource could not do.
    */
   readonly scopeDescriptions: Readonly<Record<string, string>>
-  /** Scopes only the organization's owners and admins may grant (none: every member may grant all). */
-  readonly managerScopes?: ReadonlyArray<string>
   /**
    * Whether its 401s name the scopes to ask for (`scope="…"`, RFC 6750 §3), as MCP's authorization
    * specification asks of an MCP server, so a client asks for exactly these.

@@ -17,7 +17,18 @@ import {
   signUpVerified,
   sqlQuery
 } from "../foundation/support/FoundationClient.js"
-import { callApi, codeFlow, oauthWorld, refresh, registerPublic } from "../foundation/support/OAuthFlow.js"
+import {
+  authorizationUrl,
+  callApi,
+  codeFlow,
+  consentPageFor,
+  decide,
+  exchange,
+  oauthWorld,
+  offeredOrganizations,
+  refresh,
+  registerPublic
+} from "../foundation/support/OAuthFlow.js"
 import { clientKinds, type McpSession } from "../support/McpClients.js"
 import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
@@ -351,6 +362,63 @@ for (const backend of backends) {
             expect(byAdminDeleted.structuredContent).toEqual({ id: theirs.id, deleted: true })
             const left = (yield* callTool(byOwner, "list_notes")).structuredContent as unknown as NotePageJson
             expect(left.items.map((item) => item.text)).toEqual(["The owner's."])
+          })
+      )
+
+      it.effect(
+        "a plain member's consent page describes the notebook's scopes in their words, offers Allow, and grants what stays ticked",
+        () =>
+          Effect.gen(function* () {
+            const world = yield* oauthWorld
+            const owner = yield* signUpVerified("consent owner")
+            const organization = yield* createOrganization(owner, "Consent Org")
+            const member = (yield* join(owner, organization.id, "member", "consent member")).account
+            const client = yield* registerPublic(world, "Notebook agent")
+            const extra = { resource: AGENT_RESOURCE, scope: "notes:read notes:write" }
+            const start = yield* authorizationUrl(world, client.client_id, extra)
+            const page = yield* consentPageFor(world, member, start.url)
+            expect(page.text).toContain("read the organization&#39;s notebook")
+            expect(page.text).toContain("delete the notes you saved")
+            expect(page.text).not.toContain("details")
+            expect(page.text).toContain('name="grant.notes:write" value="notes:write" checked')
+            expect(page.text).toContain(
+              '<button type="submit" name="decision" value="approve">Allow</button>'
+            )
+            expect(offeredOrganizations(page.text)).toEqual([organization.id])
+            // Nothing ticked: the page again, saying so; nothing is issued.
+            const none = yield* decide(world, member, page.text, {
+              tamper: (form) => {
+                form.delete("grant.notes:read")
+                form.delete("grant.notes:write")
+              }
+            })
+            expect(none.status).toBe(400)
+            expect(none.text).toContain("Tick at least one thing the app may do")
+            expect(none.text).not.toContain('value="notes:write" checked')
+            // A box for a scope that was not asked for grants nothing more.
+            const readOnly = yield* decide(world, member, page.text, {
+              tamper: (form) => form.delete("grant.notes:write")
+            })
+            expect(readOnly.status).toBe(303)
+            const tokens = yield* exchange(world, { client, extra }, start, new URL(readOnly.location ?? ""))
+            expect(tokens.scope).toBe("notes:read")
+            const both = yield* codeFlow(world, member, { client, organizationId: organization.id, extra })
+            expect(both.scope).toBe("notes:read notes:write")
+            // Read only asked: only that box, and only that granted, whatever else is posted.
+            const readExtra = { resource: AGENT_RESOURCE, scope: "notes:read" }
+            const readStart = yield* authorizationUrl(world, client.client_id, readExtra)
+            const readPage = yield* consentPageFor(world, member, readStart.url)
+            expect(readPage.text).not.toContain("grant.notes:write")
+            const forced = yield* decide(world, member, readPage.text, {
+              tamper: (form) => form.set("grant.notes:write", "notes:write")
+            })
+            const readTokens = yield* exchange(
+              world,
+              { client, extra: readExtra },
+              readStart,
+              new URL(forced.location ?? "")
+            )
+            expect(readTokens.scope).toBe("notes:read")
           })
       )
 

@@ -49,7 +49,7 @@ export const approveInBrowser = (
     const consentText = (yield* Effect.promise(() => page.locator("main").textContent())) ?? ""
     yield* Effect.promise(() => page.getByRole("radio", { name: new RegExp(decision.organization) }).check())
     for (const scope of decision.withhold ?? []) {
-      yield* Effect.promise(() => page.locator(`input[name="scope"][value="${scope}"]`).uncheck())
+      yield* Effect.promise(() => page.locator(`input[name="grant.${scope}"]`).uncheck())
     }
     const redirectPath = decision.redirectPath ?? "/callback"
     yield* Effect.promise(() =>

@@ -1,15 +1,17 @@
 // The consent page (extensions §8): which app asks (and that its name is its own, unverified claim),
-// which resource it would reach, what it could do there in plain words, and the person's
-// organizations to pick one from (write access only where they are owner or admin). The decision is
+// which resource it would reach, what it could do there in the resource's own words, each a box the
+// person may untick to allow less than asked (plain form fields: no script needed), and the person's
+// organizations to pick one from (organizations:write only where they are owner or admin). The decision is
 // a form post carrying the request back with a token bound to the session; the page is never framed
 // nor cached, and its form may send the browser on to the client's redirect URI (`form-action`).
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { hidden, notice } from "../../http/pages/Forms.js"
+import { choices, hidden, notice } from "../../http/pages/Forms.js"
 import { displayName, type Html, html, neutralText } from "../../http/pages/Html.js"
 import { pageResponse } from "../../http/pages/Page.js"
 import type { Role } from "../Domain/Common.js"
 import { ORGANIZATIONS_PATH, withReturnTo } from "../Pages/ConsolePaths.js"
 import type { AuthorizationRequest } from "./AuthorizationRequests.js"
+import { grantableScopes } from "./AuthorizationServer.js"
 import { formTargetOf } from "./RedirectUris.js"
 
 /** Roles that may let an app write (extensions §8: write only where the person is owner or admin). */
@@ -21,9 +23,15 @@ export interface ConsentView {
   readonly organizations: ReadonlyArray<{ readonly id: string; readonly name: string; readonly role: Role }>
   /** The form token binding the decision to this session and this request. */
   readonly formToken: string
+  /** What the person had ticked, when the page is shown again after a refused decision. */
+  readonly granted?: ReadonlyArray<string>
   readonly problem?: string
   readonly status?: number
 }
+
+/** The consent form's checkbox of each scope asked for: a field of its own, as every form field is taken once. */
+export const grantField = "grant"
+export const grantFieldOf = (scope: string) => `${grantField}.${scope}`
 
 const roleWords: Record<Role, string> = { owner: "owner", admin: "admin", member: "member" }
 
@@ -37,8 +45,7 @@ export const consentPage = (view: ConsentView): HttpServerResponse.HttpServerRes
   // The client's name is its own claim: shown neutralised, so it cannot disguise the page.
   const title = neutralText(request.client.name ?? "An unnamed app")
   const name = displayName(request.client.name ?? "An unnamed app")
-  const managerScopes = request.resource.managerScopes ?? []
-  const wantsWrite = request.scopes.some((scope) => managerScopes.includes(scope))
+  const wantsWrite = grantableScopes("member", request.scopes).length < request.scopes.length
   const choosable = (role: Role) => !wantsWrite || writers.includes(role)
   const anyChoosable = view.organizations.some((organization) => choosable(organization.role))
   const redirectTarget = formTargetOf(request.redirectUri)
@@ -51,7 +58,6 @@ ${view.problem === undefined ? "" : notice("error", view.problem)}
 <dl class="facts">
 <dt>App</dt><dd>${name} (unverified). ${whoItIs(request)}</dd>
 <dt>It would reach</dt><dd>${request.resource.name}, <code>${request.resource.resource}</code></dd>
-<dt>It could</dt><dd><ul>${request.scopes.map((scope) => html`<li>${request.resource.scopeDescriptions[scope] ?? scope}</li>`)}</ul></dd>
 <dt>Signed in as</dt><dd>${displayName(view.person.name)} (${displayName(view.person.email)})</dd>
 <dt>Afterwards</dt><dd>You go back to <code>${displayName(redirectTarget ?? request.redirectUri)}</code>.</dd>
 </dl>
@@ -59,6 +65,18 @@ ${notice("info", "This service has not verified this app: its name is its own cl
 <form method="post" action="/oauth/authorize">
 ${request.parameters.map(([field, value]) => hidden(field, value))}
 ${hidden("consent_token", view.formToken)}
+${choices({
+  name: grantField,
+  legend: "What may it do there?",
+  hint: "Untick what you do not allow: the app gets only what stays ticked.",
+  kind: "checkbox",
+  choices: request.scopes.map((scope) => ({
+    value: scope,
+    label: request.resource.scopeDescriptions[scope] ?? scope,
+    name: grantFieldOf(scope)
+  })),
+  values: view.granted ?? request.scopes
+})}
 <fieldset>
 <legend>Which organization may it act on?</legend>
 ${

@@ -14,8 +14,6 @@ export class FoundationResource extends Context.Tag("FoundationResource")<
     name: "Podcast platform foundation API",
     scopes: ["organizations:read", "organizations:write"],
     scopeDescriptions,
-    // Changing an organization's details is for its owners and admins (extensions §8).
-    managerScopes: ["organizations:write"],
     documentation: "/api/v1/docs"
   })
 }

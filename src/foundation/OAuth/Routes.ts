@@ -37,7 +37,7 @@ import {
 } from "./AuthorizationRequests.js"
 import { AuthorizationServer, grantableScopes } from "./AuthorizationServer.js"
 import { Clients, parseBasic } from "./Clients.js"
-import { consentPage } from "./ConsentPage.js"
+import { consentPage, grantFieldOf } from "./ConsentPage.js"
 import { authorizationServerMetadata, oauthPaths, protectedResourceMetadata } from "./Metadata.js"
 import {
   methodNotAllowedResponse,
@@ -190,7 +190,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
     const consent = (
       request: AuthorizationRequest,
       session: { readonly principal: SessionPrincipal; readonly token: string },
-      problem?: { readonly status: number; readonly text: string }
+      problem?: { readonly status: number; readonly text: string; readonly granted?: ReadonlyArray<string> }
     ) =>
       Effect.gen(function* () {
         const person = yield* users.findById(session.principal.userId)
@@ -201,7 +201,8 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
           person: { name: person.value.name, email: person.value.email },
           organizations: yield* organizations.summariesForUser(session.principal.userId),
           formToken: consentToken(session.token, request.parameters),
-          ...(problem === undefined ? {} : { problem: problem.text, status: problem.status })
+          ...(problem === undefined ? {} : { problem: problem.text, status: problem.status }),
+          ...(problem?.granted === undefined ? {} : { granted: problem.granted })
         })
       })
 
@@ -257,6 +258,15 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
       }
       if (decision !== "approve")
         return refusalPage(400, "This request cannot go on", "Choose Allow or Deny.")
+      // What the person left ticked: some or all of what was asked, never more.
+      const granted = checked.scopes.filter((scope) => params.get(grantFieldOf(scope)) === scope)
+      if (granted.length === 0) {
+        return yield* consent(checked, session.value, {
+          status: 400,
+          text: "Tick at least one thing the app may do, or choose Deny.",
+          granted
+        })
+      }
       const userId = session.value.principal.userId
       const chosen = (yield* organizations.summariesForUser(userId)).find(
         (organization) => organization.id === params.get("organization")
@@ -264,13 +274,15 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
       if (chosen === undefined) {
         return yield* consent(checked, session.value, {
           status: 400,
-          text: "Pick one of your organizations."
+          text: "Pick one of your organizations.",
+          granted
         })
       }
-      if (grantableScopes(chosen.role, checked.scopes).length < checked.scopes.length) {
+      if (grantableScopes(chosen.role, granted).length < granted.length) {
         return yield* consent(checked, session.value, {
           status: 403,
-          text: `Only owners and admins may let an app change ${neutralText(chosen.name)}.`
+          text: `Only owners and admins may let an app change ${neutralText(chosen.name)}.`,
+          granted
         })
       }
       const code = yield* server
@@ -281,7 +293,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
           resource: checked.resource.resource,
           userId,
           organizationId: chosen.id,
-          scopes: checked.scopes
+          scopes: granted
         })
         .pipe(
           Effect.map(Option.some),
@@ -292,7 +304,8 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
       if (Option.isNone(code)) {
         return yield* consent(checked, session.value, {
           status: 403,
-          text: `You are no longer a member of ${neutralText(chosen.name)}.`
+          text: `You are no longer a member of ${neutralText(chosen.name)}.`,
+          granted
         })
       }
       return backToClient(checked.redirectUri, [["code", code.value], ...state])

@@ -132,6 +132,12 @@ export const hiddenFields = (page: string): Array<[string, string]> =>
     unescapeHtml(match[2] ?? "")
   ])
 
+/** The ticked checkboxes of a page, as a browser would send them (the consent page's scopes). */
+export const checkedBoxes = (page: string): Array<[string, string]> =>
+  [...page.matchAll(/<input type="checkbox" id="[^"]*" name="([^"]+)" value="([^"]*)" checked/g)].map(
+    (match) => [unescapeHtml(match[1] ?? ""), unescapeHtml(match[2] ?? "")]
+  )
+
 /** The organizations the consent page offers (enabled radio buttons only). */
 export const offeredOrganizations = (page: string): Array<string> =>
   [...page.matchAll(/<input type="radio" name="organization" value="([^"]+)" required( disabled)?>/g)]
@@ -177,14 +183,16 @@ export const browserRequest = (
 export const consentPageFor = (world: OAuthWorld, person: Account, url: URL) =>
   Effect.flatMap(browserRequest(world, person, url), (answer) => {
     if (answer.status !== 200)
-      throw new Error(`consent page answered ${answer.status}: ${answer.text.slice(0, 500)}`)
+      throw new Error(
+        `consent page answered ${answer.status}: ${answer.location ?? ""} ${answer.text.slice(0, 500)}`
+      )
     return Effect.succeed(answer)
   })
 
 /** Posts the person's decision on a consent page; returns the service's answer. */
 export const decide = (world: OAuthWorld, person: Account, page: string, decision: Decision = {}) =>
   Effect.gen(function* () {
-    const form = new URLSearchParams(hiddenFields(page))
+    const form = new URLSearchParams([...hiddenFields(page), ...checkedBoxes(page)])
     const organization = decision.organizationId ?? offeredOrganizations(page)[0]
     if (organization !== undefined) form.set("organization", organization)
     form.set("decision", decision.decision ?? "approve")

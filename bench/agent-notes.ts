@@ -96,7 +96,7 @@ const agentToken = async (
     state,
     code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
     code_challenge_method: "S256",
-    scope: "organizations:read organizations:write",
+    scope: "notes:read notes:write",
     resource: AGENT_RESOURCE
   }).toString()
   const page = await fetch(mapped(url.toString()), { headers: { cookie }, redirect: "manual" })
@@ -108,6 +108,9 @@ const agentToken = async (
     )
   )
   form.set("organization", organizationId)
+  // The boxes of the scopes allowed, ticked as the consent page shows them.
+  form.set("grant.notes:read", "notes:read")
+  form.set("grant.notes:write", "notes:write")
   form.set("decision", "approve")
   const decided = await fetch(mapped(`${ORIGIN}/oauth/authorize`), {
     method: "POST",

@@ -330,6 +330,8 @@ const authorize = async (service: Server, cookie: string, clientId: string, orga
     )
   )
   form.set("organization", organizationId)
+  // The box of the scope allowed, ticked as the consent page shows it.
+  form.set("grant.organizations:read", "organizations:read")
   form.set("decision", "approve")
   const decided = await fetch(`${service.url}/oauth/authorize`, {
     method: "POST",

@@ -21,12 +21,11 @@ import type {
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import type { Browser } from "playwright-core"
-import { freshDataDir } from "../foundation/support/Backends.js"
 import { browserUnavailable, launchBrowser, newContext } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import { describeNeeding } from "../support/Needs.js"
 import { certificatesUnavailable, makeTestCertificates } from "../support/TestCertificates.js"
-import { agentServer } from "./support/AgentServer.js"
+import { ownOriginAgentServer } from "./support/AgentServer.js"
 
 const skip = browserUnavailable ?? certificatesUnavailable
 const port = await freePort()
@@ -216,15 +215,10 @@ const callTool = (client: Client, name: string, args: Record<string, unknown> = 
 
 describeNeeding(skip)("an MCP agent connects to /mcp/agent with the SDK and a person's browser", () => {
   layer(
-    agentServer(
-      Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })),
-      {
-        PORT: String(port),
-        PUBLIC_ORIGIN: origin,
-        OAUTH_ALLOW_PRIVATE_ADDRESSES: "true",
-        OAUTH_EXTRA_CA_FILE: certificates?.caFile ?? ""
-      }
-    ),
+    ownOriginAgentServer(port, {
+      OAUTH_ALLOW_PRIVATE_ADDRESSES: "true",
+      OAUTH_EXTRA_CA_FILE: certificates?.caFile ?? ""
+    }),
     { timeout: 120_000, excludeTestServices: true }
   )((it) => {
     it.scoped(

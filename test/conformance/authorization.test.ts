@@ -9,8 +9,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { agentServer } from "../agent/support/AgentServer.js"
-import { freshDataDir } from "../foundation/support/Backends.js"
+import { ownOriginAgentServer } from "../agent/support/AgentServer.js"
 import { browserUnavailable, launchBrowser } from "../support/Browser.js"
 import { approveInBrowser } from "../support/ConsentInBrowser.js"
 import { freePort } from "../support/FreePort.js"
@@ -93,13 +92,7 @@ const runAuthorization = <R>(
 describeNeeding(browserUnavailable, "skip" in suite ? suite.skip : undefined)(
   "the MCP conformance suite's authorization scenarios",
   () => {
-    layer(
-      agentServer(
-        Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })),
-        { PORT: String(port), PUBLIC_ORIGIN: origin }
-      ),
-      { timeout: 120_000, excludeTestServices: true }
-    )((it) => {
+    layer(ownOriginAgentServer(port), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.scoped(
         "pass for the foundation API and for the agent session, a person allowing in the browser",
         () =>

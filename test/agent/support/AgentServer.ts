@@ -7,7 +7,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import { ServerAddress } from "../../../src/http/NodeServer.js"
-import { freshPostgresDatabase } from "../../foundation/support/Backends.js"
+import { freshDataDir, freshPostgresDatabase } from "../../foundation/support/Backends.js"
 import {
   type Account,
   logLines,
@@ -50,6 +50,17 @@ export const agentServer = (
       })
     })
   ).pipe(Layer.provide(Logger.replace(Logger.defaultLogger, capturingLogger)))
+
+/**
+ * The same on a fresh PGlite database, listening on `port` of loopback with that address as its
+ * PUBLIC_ORIGIN, for tests whose browser or SDK client must reach the authorization server where its
+ * metadata says (the SDK refuses a token endpoint on plain http anywhere but loopback).
+ */
+export const ownOriginAgentServer = (port: number, env: Record<string, string> = {}) =>
+  agentServer(
+    Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })),
+    { PORT: String(port), PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...env }
+  )
 
 /** The same on a fresh PostgreSQL database, with its URL for direct inspection. */
 export const postgresAgentServer = (env: Record<string, string> = {}) =>

@@ -13,8 +13,13 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    // The run's temporary root, and a PostgreSQL of its own when none is given (OwnPostgres.ts).
-    globalSetup: ["test/support/TempRoot.ts", "test/support/OwnPostgres.ts"],
+    // The run's temporary root, an initialised embedded database to copy (PgliteTemplate.ts), and a
+    // PostgreSQL of its own when none is given (OwnPostgres.ts).
+    globalSetup: [
+      "test/support/TempRoot.ts",
+      "test/support/PgliteTemplate.ts",
+      "test/support/OwnPostgres.ts"
+    ],
     // The skip report first, so its lines come just before the summary that counts the skips.
     reporters: ["./test/support/SkipReport.ts", "default"],
     testTimeout: 30_000,

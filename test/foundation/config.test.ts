@@ -4,11 +4,11 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { testServer } from "../support/TestServer.js"
-import { freshDataDir } from "./support/Backends.js"
+import { emptyDataDir } from "./support/Backends.js"
 
 const startWith = (env: Record<string, string>) =>
   Effect.gen(function* () {
-    const dir = yield* freshDataDir
+    const dir = yield* emptyDataDir
     // The failure's cause, or a failed test if the server started.
     return yield* Effect.flip(
       Effect.sandbox(Layer.build(testServer({ CATALOG_ENABLED: "false", DATA_DIR: dir, ...env })))

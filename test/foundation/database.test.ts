@@ -16,6 +16,7 @@ import { housekeepingSweep } from "../../src/foundation/Housekeeping.js"
 import { describeNeeding, whenMet } from "../support/Needs.js"
 import { request, type TestResponse } from "../support/TestServer.js"
 import {
+  emptyDataDir,
   freshDataDir,
   freshPostgresDatabase,
   pgCtlUnavailable,
@@ -70,7 +71,7 @@ vi.setConfig({ testTimeout: 120_000 })
 describe("migrations", () => {
   it.live("run on a new embedded database, then again, are harmless", () =>
     Effect.gen(function* () {
-      const dir = yield* freshDataDir
+      const dir = yield* emptyDataDir
       const first = yield* runMigrations.pipe(Effect.provide(client({ DATA_DIR: dir })))
       expect(first.map(([id]) => id)).toHaveLength(migrationCount)
       const [second, tables] = yield* Effect.all([runMigrations, tablesOf]).pipe(

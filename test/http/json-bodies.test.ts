@@ -8,7 +8,7 @@ import * as Logger from "effect/Logger"
 import { maxJsonDepth } from "../../src/http/JsonDepth.js"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
-import { tempDir } from "../support/TempDir.js"
+import { embeddedDataDir } from "../support/EmbeddedDataDir.js"
 import { request, testServer } from "../support/TestServer.js"
 
 const origin = "http://edge.test"
@@ -23,7 +23,7 @@ const Service = Layer.unwrapEffect(
   Effect.map(buildFixtureSnapshot(), (directory) =>
     testServer({
       CATALOG_DIR: directory,
-      DATA_DIR: tempDir("json-bodies-"),
+      DATA_DIR: embeddedDataDir("json-bodies-"),
       PUBLIC_ORIGIN: origin,
       CATALOG_RATE_LIMIT: "1000000",
       AUTH_RATE_LIMIT: "1000"

@@ -10,13 +10,13 @@ import * as Layer from "effect/Layer"
 import { pgCtlUnavailable, postgresUnavailable } from "../foundation/support/Backends.js"
 import { postgresCluster } from "../foundation/support/PostgresCluster.js"
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
+import { embeddedDataDir } from "../support/EmbeddedDataDir.js"
 import { describeNeeding } from "../support/Needs.js"
-import { tempDir } from "../support/TempDir.js"
 import { request, testServer } from "../support/TestServer.js"
 
 const Service = Layer.unwrapEffect(
   Effect.map(buildFixtureSnapshot(), (directory) =>
-    testServer({ CATALOG_DIR: directory, DATA_DIR: tempDir("probes-"), CATALOG_RATE_LIMIT: "2" })
+    testServer({ CATALOG_DIR: directory, DATA_DIR: embeddedDataDir("probes-"), CATALOG_RATE_LIMIT: "2" })
   )
 ).pipe(Layer.orDie)
 

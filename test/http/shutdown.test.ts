@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import { freshPostgresDatabase, hasPostgres } from "../foundation/support/Backends.js"
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
 import { childService, serverBundle } from "../support/ChildService.js"
-import { tempDir } from "../support/TempDir.js"
+import { embeddedDataDir } from "../support/EmbeddedDataDir.js"
 
 const password = "a long enough passphrase"
 const drainDelayMs = 1500
@@ -76,7 +76,7 @@ const refused = (port: number) =>
 
 const database = hasPostgres
   ? Effect.map(freshPostgresDatabase, ({ url }) => ({ DATABASE_URL: url }))
-  : Effect.sync(() => ({ DATA_DIR: tempDir("shutdown-") }))
+  : Effect.sync(() => ({ DATA_DIR: embeddedDataDir("shutdown-") }))
 
 describe("SIGTERM", () => {
   it.live(

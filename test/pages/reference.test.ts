@@ -7,13 +7,13 @@ import * as Layer from "effect/Layer"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
+import { embeddedDataDir } from "../support/EmbeddedDataDir.js"
 import { describeNeeding } from "../support/Needs.js"
-import { tempDir } from "../support/TempDir.js"
 import { testServer } from "../support/TestServer.js"
 
 const bothApis = Layer.unwrapEffect(
   Effect.map(buildFixtureSnapshot(), (catalog) =>
-    testServer({ CATALOG_DIR: catalog, DATA_DIR: tempDir("reference-db-") })
+    testServer({ CATALOG_DIR: catalog, DATA_DIR: embeddedDataDir("reference-db-") })
   )
 ).pipe(Layer.orDie)
 

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as Pg from "pg"
+import { embeddedDataDir } from "../../support/EmbeddedDataDir.js"
 
 export const postgresUrl = process.env.TEST_DATABASE_URL
 export const hasPostgres = postgresUrl !== undefined && postgresUrl !== ""
@@ -55,11 +56,19 @@ export const freshPostgresDatabase = Effect.acquireRelease(
       : withClient(postgresUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
 )
 
-/** A new empty folder for an embedded database, removed when the scope closes. */
-export const freshDataDir = Effect.acquireRelease(
-  Effect.sync(() => mkdtempSync(join(tmpdir(), "foundation-test-"))),
-  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-)
+const removedAtClose = (make: () => string) =>
+  Effect.acquireRelease(Effect.sync(make), (dir) =>
+    Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+  )
+
+/**
+ * A new folder for an embedded database, removed when the scope closes: a copy of the run's
+ * initialised template (test/support/PgliteTemplate.ts), on which the service runs its migrations.
+ */
+export const freshDataDir = removedAtClose(() => embeddedDataDir("foundation-test-"))
+
+/** A new empty folder for an embedded database (PGlite initialises it), removed when the scope closes. */
+export const emptyDataDir = removedAtClose(() => mkdtempSync(join(tmpdir(), "foundation-test-")))
 
 export interface Backend {
   readonly name: string

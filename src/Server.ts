@@ -22,6 +22,8 @@ import {
   type ReadinessChecks
 } from "./http/ServerRegistries.js"
 import { LandingPageRoutes } from "./LandingPage.js"
+import { layerTelemetry } from "./observability/Telemetry.js"
+import { TelemetryConfig } from "./observability/TelemetryConfig.js"
 import { ServerConfig } from "./ServerConfig.js"
 
 /** Routes of every enabled feature, registered on the one router. */
@@ -71,5 +73,10 @@ export const ServerLive = Layer.unwrapEffect(Effect.map(ServerConfig, layerNodeS
     ),
     NodeHttpServer.layerContext
   ]),
-  Layer.provide(ServerConfig.layer)
+  // Traces and metrics, as the OTEL_* variables and METRICS_PORT ask: built before everything above,
+  // so that the tracer it sets is the one every feature and every request uses.
+  Layer.provide(
+    Layer.unwrapEffect(Effect.map(ServerConfig, (settings) => layerTelemetry(settings.trustProxy)))
+  ),
+  Layer.provide([ServerConfig.layer, TelemetryConfig.layer])
 )

@@ -12,8 +12,6 @@ export interface ServerSettings {
   readonly port: number
   readonly catalogEnabled: boolean
   readonly foundationEnabled: boolean
-  /** Per-request tracing spans cost about 20 µs; they are created only when asked for. */
-  readonly tracing: boolean
   /** Largest request body read by any JSON endpoint, in bytes. */
   readonly maxBodyBytes: number
   /** One line per request on stdout. */
@@ -59,7 +57,6 @@ const settingsConfig = (host: string, port: number): Config.Config<ServerSetting
     port: Config.succeed(port),
     catalogEnabled: Config.boolean("CATALOG_ENABLED").pipe(Config.withDefault(true)),
     foundationEnabled: Config.boolean("FOUNDATION_ENABLED").pipe(Config.withDefault(true)),
-    tracing: Config.boolean("HTTP_TRACING").pipe(Config.withDefault(false)),
     maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
       Config.validate({
         message: "MAX_BODY_BYTES must be between 1024 and 104857600",

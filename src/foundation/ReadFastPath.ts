@@ -4,11 +4,10 @@
 // to the router, which answers the 400), authenticates with the middleware's own Authenticator, runs
 // the same operations as the handlers, and writes the success encoded with the endpoint's schema or
 // the error with the shared writer, so its bytes are the handlers' bytes (test/foundation/fast-path).
-// With HTTP_TRACING on, requests go through the traced pipeline instead.
+// With traces exported (OTEL_EXPORTER_OTLP_ENDPOINT), requests go through the traced pipeline instead.
 import type * as Http from "node:http"
 import * as Cookies from "@effect/platform/Cookies"
 import * as Cause from "effect/Cause"
-import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
@@ -18,7 +17,9 @@ import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import { internalErrorEnvelope, isApiError } from "../http/ApiError.js"
 import { envelopeAnswer, writeAnswer, writeError } from "../http/ErrorAnswer.js"
+import { routeTemplate } from "../http/RouteTable.js"
 import { FastPaths } from "../http/ServerRegistries.js"
+import { tracesExported } from "../observability/TelemetryConfig.js"
 import { builtOnce } from "./Database/RememberedRows.js"
 import { PageQuery, pageRequest } from "./Domain/Common.js"
 import { CredentialContext } from "./Domain/CredentialContext.js"
@@ -74,6 +75,13 @@ const singleParams = (query: string): Record<string, string> | undefined => {
   return params
 }
 
+/** The routes the fast path answers, as the router names them (traces and metrics read these). */
+const routes = {
+  credentialContext: routeTemplate(`${PREFIX}/credential-context`),
+  organization: routeTemplate(`${PREFIX}/organizations/:organizationId`),
+  members: routeTemplate(`${PREFIX}/organizations/:organizationId/members`)
+} as const
+
 type Route =
   | { readonly kind: "credentialContext" }
   | { readonly kind: "organization"; readonly organizationId: OrganizationId }
@@ -103,7 +111,7 @@ const header = (value: string | ReadonlyArray<string> | undefined): string | und
 export const ReadFastPath = Layer.effectDiscard(
   Effect.gen(function* () {
     // A traced server sends every request through the pipeline, which makes its spans.
-    if (yield* Config.boolean("HTTP_TRACING").pipe(Config.withDefault(false))) return
+    if (yield* tracesExported) return
     const authenticator = yield* Authenticator
     const organizations = yield* Organizations
     const members = yield* Members
@@ -173,7 +181,7 @@ export const ReadFastPath = Layer.effectDiscard(
       const found = route(request.url ?? "/")
       if (found === undefined) return false
       answer(request, response, found)
-      return true
+      return routes[found.kind]
     })
   })
 )

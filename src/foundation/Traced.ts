@@ -1,7 +1,7 @@
 // Named spans (as `Effect.fn(name)` makes) for the foundation's services and repositories, made only
-// while the tracer is on. With HTTP_TRACING on, each request has a span and every traced call made
+// while the tracer is on. With traces exported, each request has a span and every traced call made
 // while answering it becomes a child span (`Organizations.update` › `OrganizationRepo.update` › the
-// SQL). With it off, the foundation answers its requests with the tracer off (`Foundation.ts`) and a
+// SQL). Without, every request runs with the tracer off (`src/http/NodeServer.ts`) and a
 // traced call runs as it is: a span costs ≈ 5–10 µs of CPU even when nothing records it (Effect 3.22
 // on this machine), which over the half-dozen calls of a request would be ≈ 8% of a foundation
 // request's CPU; the check that replaces it costs ≈ 0.2 µs.

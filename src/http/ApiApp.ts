@@ -7,13 +7,12 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Tracer from "effect/Tracer"
 import { bodyRulesOf } from "./BodyPolicy.js"
 import { causeResponse } from "./ErrorResponse.js"
 import { apiRoutes, makeRouteTable, type RouteTable } from "./RouteTable.js"
@@ -70,7 +69,7 @@ export const layerApiApp = <
   const appLayer = Layer.effect(
     tag,
     Effect.map(HttpApiBuilder.httpApp, (app) => ({
-      app: tracedOnlyWithTheRequest(app),
+      app,
       routes,
       bodyRules
     })).pipe(HttpRouter.withRouterConfig(routerConfig))
@@ -91,21 +90,16 @@ export const layerApiApp = <
 }
 
 /**
- * An API's requests run with the tracer off unless the server traces them (HTTP_TRACING): an
- * untraced request then pays for none of the spans of its services, repositories and SQL calls,
- * which cost a few microseconds each even when nothing records them.
+ * A mount point is no route of its own: the router reports `path` (`/*`) as the request's route, and
+ * the API's own router then reports the endpoint it matched, or nothing when none did. Cleared here,
+ * a request no endpoint matched has no route in its span and its measures, rather than the mount's.
  */
-export const tracedOnlyWithTheRequest = <E, R>(
-  app: HttpApp.HttpApp<HttpServerResponse.HttpServerResponse, E, R>
-) =>
-  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>(
-    (fiber) => {
-      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-      return fiber.getFiberRef(HttpMiddleware.currentTracerDisabledWhen)(request)
-        ? Effect.withTracerEnabled(app, false)
-        : app
-    }
-  )
+const mounted = <A, E, R>(app: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) => {
+    const span = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
+    if (Option.isSome(span) && span.value._tag === "Span") span.value.attribute("http.route", undefined)
+    return app
+  })
 
 /**
  * Routes every method under `path` (a find-my-way pattern such as `/api/v1/*`) to the API's app,
@@ -119,6 +113,6 @@ export const mountApiApp = <Self>(tag: Context.Tag<Self, ApiApp>, path: `/${stri
       const { app, bodyRules } = yield* tag
       const services = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices>()
       ;(yield* BodyRules).add(bodyRules)
-      yield* router.add("*", path, Effect.provide(app, services))
+      yield* router.add("*", path, Effect.provide(mounted(app), services))
     })
   )

@@ -15,7 +15,9 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
+import { type RequestObservation, ServerTelemetry } from "../observability/RequestTelemetry.js"
 import { logAccess } from "./AccessLog.js"
 import { internalErrorEnvelope } from "./ApiError.js"
 import { ignoreMediaTypeWithoutBody, makeBodyPolicy } from "./BodyPolicy.js"
@@ -37,7 +39,6 @@ export class ServerAddress extends Context.Tag("ServerAddress")<
 export interface NodeServerOptions {
   readonly host: string
   readonly port: number
-  readonly tracing: boolean
   readonly maxBodyBytes: number
   readonly accessLog: boolean
   /** The deadlines and shutdown timings (ServerConfig.ts has their meaning); defaults when left out. */
@@ -76,12 +77,21 @@ export const layerNodeServer = (options: NodeServerOptions) =>
     Effect.gen(function* () {
       const settings = { ...defaults, ...options }
       const router = yield* HttpLayerRouter.HttpRouter
+      // Traces and request measures, when either is exported (nothing at all otherwise).
+      const telemetry = Option.getOrUndefined(yield* Effect.serviceOption(ServerTelemetry))
       const app = Effect.catchAllCause(
         ignoreMediaTypeWithoutBody(router.asHttpEffect()).pipe(withDeadlines(settings)),
         (cause) => causeResponse(cause, noRoutes)
       )
-      const handleWithEffect = yield* NodeHttpServer.makeHandler(app).pipe(
-        Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => !settings.tracing)
+      // Requests run with the tracer on only when traces are exported: an untraced request pays for
+      // none of the spans of its services, repositories and SQL calls, which cost a few microseconds
+      // each even when nothing records them. The platform's own request span stays off: the server
+      // span is ours (RequestTelemetry.ts), named by route and without the query string or headers.
+      const handleWithEffect = yield* NodeHttpServer.makeHandler(
+        telemetry === undefined ? app : telemetry.within(app)
+      ).pipe(
+        Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true),
+        Effect.withTracerEnabled(telemetry?.tracing ?? false)
       )
       const runtime = yield* Effect.runtime<never>()
       const runFork = Runtime.runFork(runtime)
@@ -103,10 +113,18 @@ export const layerNodeServer = (options: NodeServerOptions) =>
       })
       const fast = [probes, ...(yield* FastPaths).all()]
 
-      const route = (request: Http.IncomingMessage, response: Http.ServerResponse) => {
+      const route = (
+        request: Http.IncomingMessage,
+        response: Http.ServerResponse,
+        observation: RequestObservation | undefined
+      ) => {
         try {
           for (const handler of fast) {
-            if (handler(request, response)) return
+            const answered = handler(request, response)
+            if (answered !== false) {
+              observation?.answered(answered)
+              return
+            }
           }
         } catch (defect) {
           // A fast path is plain code outside the runtime: a bug there gets what a defect in a
@@ -116,6 +134,7 @@ export const layerNodeServer = (options: NodeServerOptions) =>
           else writeAnswer(internalError, request, response)
           return
         }
+        observation?.routed()
         handleWithEffect(request, response)
       }
 
@@ -126,13 +145,15 @@ export const layerNodeServer = (options: NodeServerOptions) =>
       ) => {
         drain.track(request, response)
         if (settings.accessLog) logAccess(request, response)
+        const observation = telemetry?.observe(request, response)
         if (lacksHost(request)) return answerMissingHost(request, response)
         // Nothing here reads the body of a GET or HEAD, so only other methods meet the body rules.
         const method = request.method
         if (method === "GET" || method === "HEAD") {
           if (expectsContinue) response.writeContinue()
-          route(request, response)
-        } else bodies.apply(request, response, (routed) => route(routed, response), expectsContinue)
+          route(request, response, observation)
+        } else
+          bodies.apply(request, response, (routed) => route(routed, response, observation), expectsContinue)
       }
 
       server.on("request", (request, response) => receive(request, response, false))

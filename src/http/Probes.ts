@@ -114,10 +114,10 @@ export const makeProbes = (options: ProbeOptions): FastHandler => {
           allow: ["GET", "HEAD"]
         })
       )
-      return true
+      return path
     }
     if (path === livenessPath) writeJson(request, response, { status: "ok" })
     else void answerReadiness(request, response)
-    return true
+    return path
   }
 }

@@ -54,3 +54,16 @@ export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.HttpApi
 export const mergeRouteTables = (tables: ReadonlyArray<RouteTable>): RouteTable => ({
   allowedMethods: (url) => [...new Set(tables.flatMap((table) => table.allowedMethods(url)))]
 })
+
+const templates = new Map<string, string>()
+
+/** A router's path (`/v1/episodes/:slug`) as a route template (`/v1/episodes/{slug}`). */
+export const routeTemplate = (path: string): string => {
+  let template = templates.get(path)
+  if (template === undefined) {
+    template = path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")
+    // Routes are the application's own, a few dozen: the memo stays small.
+    if (templates.size < 1000) templates.set(path, template)
+  }
+  return template
+}

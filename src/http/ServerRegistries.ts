@@ -10,8 +10,11 @@ import type { ApiError } from "./ApiError.js"
 import type { BodyMediaType } from "./BodyMediaType.js"
 import type { ErrorAnswer } from "./ErrorAnswer.js"
 
-/** Answers a request synchronously and returns true, or returns false to let the router answer. */
-export type FastHandler = (request: Http.IncomingMessage, response: Http.ServerResponse) => boolean
+/**
+ * Answers a request and returns the route it answered by, as a template (`/v1/episodes/{slug}`, for
+ * traces and metrics), or returns false to let the router answer.
+ */
+export type FastHandler = (request: Http.IncomingMessage, response: Http.ServerResponse) => string | false
 
 /** Where features register their fast paths; they run in registration order. */
 export class FastPaths extends Context.Tag("FastPaths")<

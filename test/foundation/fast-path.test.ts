@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { ServerAddress } from "../../src/http/NodeServer.js"
 import { describeNeeding } from "../support/Needs.js"
+import { otlpReceiver } from "../support/OtlpReceiver.js"
 import type { TestResponse } from "../support/TestServer.js"
 import { postgresUnavailable } from "./support/Backends.js"
 import {
@@ -39,8 +40,13 @@ describeNeeding(postgresUnavailable)("the fast path of the hot reads", () => {
   const twoInstances = Layer.unwrapScoped(
     Effect.gen(function* () {
       const url = yield* TestDatabaseUrl
+      // An instance that exports traces answers every request through the pipeline.
+      const receiver = yield* otlpReceiver
       const traced = yield* Layer.build(
-        foundationServer(Effect.succeed({ DATABASE_URL: url }), { HTTP_TRACING: "true" })
+        foundationServer(Effect.succeed({ DATABASE_URL: url }), {
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+          OTEL_METRICS_EXPORTER: "none"
+        })
       )
       return Layer.succeed(Pipeline, traced)
     })

@@ -53,7 +53,6 @@ const BrokenFastPath = FastPaths.register((request) => {
 const TestServer = layerNodeServer({
   host: "127.0.0.1",
   port: 0,
-  tracing: false,
   maxBodyBytes: 1024,
   accessLog: false
 }).pipe(

@@ -81,7 +81,6 @@ const FormRoute = HttpLayerRouter.use((router) =>
 const TestServer = layerNodeServer({
   host: "127.0.0.1",
   port: 0,
-  tracing: false,
   maxBodyBytes: 1024,
   accessLog: false
 }).pipe(

@@ -60,7 +60,6 @@ class FixtureApp extends Context.Tag("FixtureApp")<FixtureApp, ApiApp>() {}
 const TestServer = layerNodeServer({
   host: "127.0.0.1",
   port: 0,
-  tracing: false,
   maxBodyBytes: 1024,
   accessLog: false,
   headersTimeoutMs: 500,

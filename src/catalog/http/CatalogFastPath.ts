@@ -22,11 +22,11 @@ export const makeCatalogFastPath = (
     const admitted = admission.admitNode(request)
     if (Either.isLeft(admitted)) {
       writeError(request, response, admitted.left)
-      return true
+      return found.handler.route
     }
     const answer = found.handler(found.params, found.searchParams)
     if (Either.isRight(answer)) writePrepared(answer.right, request, response)
     else writeError(request, response, answer.left)
-    return true
+    return found.handler.route
   }
 }

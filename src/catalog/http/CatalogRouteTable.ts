@@ -18,6 +18,7 @@ import type { ApiError } from "../../http/ApiError.js"
 import { badRequestFromParseError } from "../../http/ErrorResponse.js"
 import { makeGetRouter } from "../../http/GetRouter.js"
 import type { PreparedResponse } from "../../http/PreparedResponse.js"
+import { routeTemplate } from "../../http/RouteTable.js"
 import { CatalogConfig } from "../CatalogConfig.js"
 import { makeLruCache } from "../LruCache.js"
 import { CatalogApi } from "./CatalogApi.js"
@@ -74,10 +75,22 @@ export const preparedOperations = (operations: CatalogOperationsService): Prepar
 export type QueryParams = Readonly<Record<string, string | ReadonlyArray<string>>>
 
 /** A route of the table: decodes what the router found with its endpoint's schemas, then answers. */
-export type PreparedRoute = (
-  params: Readonly<Record<string, string | undefined>>,
-  query: QueryParams
-) => Either.Either<PreparedResponse, ApiError>
+export interface PreparedRoute {
+  (
+    params: Readonly<Record<string, string | undefined>>,
+    query: QueryParams
+  ): Either.Either<PreparedResponse, ApiError>
+  /** Its path as a route template (`/v1/episodes/{slug}`), which traces and metrics name it by. */
+  readonly route: string
+}
+
+const preparedRoute = (
+  path: `/${string}`,
+  answer: (
+    params: Readonly<Record<string, string | undefined>>,
+    query: QueryParams
+  ) => Either.Either<PreparedResponse, ApiError>
+): readonly [`/${string}`, PreparedRoute] => [path, Object.assign(answer, { route: routeTemplate(path) })]
 
 export interface CatalogRouteTableService {
   readonly operations: PreparedOperations
@@ -157,21 +170,20 @@ export const makeCatalogRouteTable = (
       const decodePath = pathDecoderOf(endpoint.path, endpoint.pathSchema)
       const decodeQuery = decoderOf(endpoint.urlParamsSchema)
       // The HttpApi decodes the path before the query string, so the first complaint is the same.
-      routes.push([
-        endpoint.path,
-        (params, query) => {
+      routes.push(
+        preparedRoute(endpoint.path, (params, query) => {
           const path = decodePath(params)
           if (Either.isLeft(path)) return Either.left(badRequestFromParseError(path.left))
           const urlParams = decodeQuery(query)
           if (Either.isLeft(urlParams)) return Either.left(badRequestFromParseError(urlParams.left))
           return operation({ path: path.right, urlParams: urlParams.right })
-        }
-      ])
+        })
+      )
     }
   })
   // The descriptions outside the API that answer prepared bytes (the OpenAPI document).
   for (const [path, prepared] of preparedDescriptions(origin))
-    routes.push([path, () => Either.right(prepared)])
+    routes.push(preparedRoute(path, () => Either.right(prepared)))
   return { operations, find: makeGetRouter(routes).find }
 }
 

@@ -8,7 +8,6 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { ClientAddress } from "../../http/ClientAddress.js"
 import { html } from "../../http/pages/Html.js"
 import { pageHeaders } from "../../http/pages/Page.js"
@@ -154,10 +153,6 @@ export const SignInRoutes = HttpLayerRouter.use((router) =>
         })
       )
 
-    yield* router.add(
-      "*",
-      path,
-      tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: answer(show), POST: answer(submit) }))
-    )
+    yield* router.add("*", path, pageRoute(publicOrigin, { GET: answer(show), POST: answer(submit) }))
   })
 )

@@ -7,7 +7,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { html } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import type { DatabaseUnavailable, RateLimited } from "../Domain/Errors.js"
@@ -87,7 +86,7 @@ export const SignOutRoutes = HttpLayerRouter.use((router) =>
     yield* router.add(
       "*",
       SIGN_OUT_PATH,
-      tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: answer(show), POST: answer(submit) }))
+      pageRoute(publicOrigin, { GET: answer(show), POST: answer(submit) })
     )
   })
 )

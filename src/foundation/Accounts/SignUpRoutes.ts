@@ -9,7 +9,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { ClientAddress } from "../../http/ClientAddress.js"
 import { html } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
@@ -172,15 +171,7 @@ export const SignUpRoutes = HttpLayerRouter.use((router) =>
         })
       )
 
-    yield* router.add(
-      "*",
-      SIGN_UP_PATH,
-      tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: answer(show), POST: answer(submit) }))
-    )
-    yield* router.add(
-      "*",
-      CHECK_EMAIL_PATH,
-      tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: answer(checkEmail) }))
-    )
+    yield* router.add("*", SIGN_UP_PATH, pageRoute(publicOrigin, { GET: answer(show), POST: answer(submit) }))
+    yield* router.add("*", CHECK_EMAIL_PATH, pageRoute(publicOrigin, { GET: answer(checkEmail) }))
   })
 )

@@ -9,7 +9,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { type Html, html } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import { seeOther, tooManyRequests } from "../Accounts/SignInRoutes.js"
@@ -144,7 +143,7 @@ export const consoleRoute = <E, R>(make: Effect.Effect<ConsolePage, E, R>) =>
       yield* router.add(
         "*",
         page.path,
-        tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: failures(show), POST: failures(submit) }))
+        pageRoute(publicOrigin, { GET: failures(show), POST: failures(submit) })
       )
     })
   )

@@ -9,7 +9,8 @@
 // address without a range of their own (`[::127.0.0.1]`, the deprecated IPv4-compatible ::/96): on
 // top of it, an IPv6 address must be global unicast (2000::/3), checked on literals here and on every
 // DNS answer in the lookup the agent wraps (docs/decisions/metadata-document-fetch.md). Refusals say
-// only that the address is not allowed: never what a name resolved to.
+// only that the address is not allowed: never what a name resolved to. With traces exported, the
+// fetch is a client span carrying the trace to the document's host.
 import * as Dns from "node:dns"
 import * as Http from "node:http"
 import * as Https from "node:https"
@@ -19,6 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import ipaddr from "ipaddr.js"
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
+import { type OutboundExchange, outboundRequest } from "../../observability/OutboundRequest.js"
 import { jsonTextProblem } from "../Domain/Text.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { isLoopbackHost } from "./RedirectUris.js"
@@ -127,7 +129,7 @@ export class ClientMetadataFetch extends Effect.Service<ClientMetadataFetch>()("
       return undefined
     }
 
-    const get = (url: URL) =>
+    const get = (url: URL, exchange: OutboundExchange) =>
       Effect.async<FetchedDocument, ClientMetadataUnavailable>((resume) => {
         let settled = false
         const finish = (outcome: Effect.Effect<FetchedDocument, ClientMetadataUnavailable>) => {
@@ -149,9 +151,14 @@ export class ClientMetadataFetch extends Effect.Service<ClientMetadataFetch>()("
             agent: url.protocol === "https:" ? agents.https : agents.http,
             // The agent checks what this lookup answers, after it has checked it against the rule above.
             ...(allowPrivate ? {} : { lookup: publicLookup }),
-            headers: { accept: "application/json", "user-agent": "podcast-platform-oauth" }
+            headers: {
+              ...exchange.traceHeaders,
+              accept: "application/json",
+              "user-agent": "podcast-platform-oauth"
+            }
           },
           (response) => {
+            exchange.answered(response.statusCode ?? 0)
             // No redirects (extensions §8), and nothing but a document.
             if (response.statusCode !== 200) return fail(`the document answered ${response.statusCode}`)
             const declared = Number(response.headers["content-length"] ?? "0")
@@ -202,7 +209,7 @@ export class ClientMetadataFetch extends Effect.Service<ClientMetadataFetch>()("
       if (url === null) return Effect.fail(new ClientMetadataUnavailable({ reason: "not a URL" }))
       const problem = refusal(url)
       return problem === undefined
-        ? get(url)
+        ? outboundRequest("GET", url, (exchange) => get(url, exchange))
         : Effect.fail(new ClientMetadataUnavailable({ reason: problem }))
     }
 

@@ -10,7 +10,6 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { ClientAddress } from "../../http/ClientAddress.js"
 import { metadataPrefix, ProtectedResources } from "../../http/ProtectedResources.js"
 import { html, neutralText } from "../../http/pages/Html.js"
@@ -446,7 +445,7 @@ export const OAuthRoutes = HttpLayerRouter.use((router) =>
       )
 
     const add = (path: `/${string}`, handler: Effect.Effect<Response, never, Request>) =>
-      router.add("*", path, tracedOnlyWithTheRequest(handler))
+      router.add("*", path, handler)
 
     yield* add(oauthPaths.serverMetadata, byMethod({ GET: serverMetadata }, { cors: true }))
     yield* add(`${metadataPrefix}/*`, byMethod({ GET: resourceMetadata }, { cors: true }))

@@ -11,7 +11,6 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { html } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import { seeOther, tooManyRequests } from "../Accounts/SignInRoutes.js"
@@ -157,9 +156,7 @@ export const InvitationRoutes = HttpLayerRouter.use((router) =>
     yield* router.add(
       "*",
       INVITATION_PAGE_PATH,
-      tracedOnlyWithTheRequest(
-        pageRoute(publicOrigin, { GET: pageFailures(show), POST: pageFailures(decide) })
-      )
+      pageRoute(publicOrigin, { GET: pageFailures(show), POST: pageFailures(decide) })
     )
   })
 )

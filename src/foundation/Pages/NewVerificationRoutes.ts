@@ -8,7 +8,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { html } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import { Accounts } from "../Accounts/Accounts.js"
@@ -136,7 +135,7 @@ export const NewVerificationRoutes = HttpLayerRouter.use((router) =>
     yield* router.add(
       "*",
       NEW_VERIFICATION_PATH,
-      tracedOnlyWithTheRequest(pageRoute(publicOrigin, { GET: answer(show), POST: answer(send) }))
+      pageRoute(publicOrigin, { GET: answer(show), POST: answer(send) })
     )
   })
 )

@@ -12,7 +12,6 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { tracedOnlyWithTheRequest } from "../../http/ApiApp.js"
 import { html } from "../../http/pages/Html.js"
 import { BodyRules } from "../../http/ServerRegistries.js"
 import { Accounts } from "../Accounts/Accounts.js"
@@ -92,10 +91,6 @@ export const VerifyEmailRoutes = HttpLayerRouter.use((router) =>
       })
     )
 
-    yield* router.add(
-      "*",
-      VERIFY_EMAIL_PATH,
-      tracedOnlyWithTheRequest(pageRoute(config.publicOrigin, { GET: show, POST: verify }))
-    )
+    yield* router.add("*", VERIFY_EMAIL_PATH, pageRoute(config.publicOrigin, { GET: show, POST: verify }))
   })
 )

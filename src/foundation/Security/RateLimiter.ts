@@ -152,7 +152,10 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
       return Effect.all(writes, { concurrency: 4, discard: true })
     })
 
-    yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(FLUSH_SLICE)))
+    // Untraced: a write every slice would bury the requests' traces under root spans of its own.
+    yield* Effect.forkScoped(
+      Effect.repeat(flush, Schedule.spaced(FLUSH_SLICE)).pipe(Effect.withTracerEnabled(false))
+    )
     // Events counted here are written before the instance stops.
     yield* Effect.addFinalizer(() => flush)
 

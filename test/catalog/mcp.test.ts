@@ -768,6 +768,7 @@ describe("the documentation MCP server (/mcp/docs)", () => {
             "foundation-api.md",
             "getting-started.md",
             "mcp.md",
+            "observability.md",
             "rpc-and-ask.md",
             "snapshot.md"
           ])

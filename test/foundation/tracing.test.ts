@@ -14,7 +14,7 @@ import * as Tracer from "effect/Tracer"
 import * as oauth from "oauth4webapi"
 import { eventually, type OtlpReceiver, otlpReceiver, type ReceivedSpan } from "../support/OtlpReceiver.js"
 import { request } from "../support/TestServer.js"
-import { freshDataDir } from "./support/Backends.js"
+import { freshDataDir, freshPostgresDatabase, hasPostgres } from "./support/Backends.js"
 import {
   call,
   createOrganization,
@@ -35,22 +35,25 @@ import {
   registerConfidential
 } from "./support/OAuthFlow.js"
 
+// Tracing does not depend on the database: PostgreSQL when there is one (a fresh database starts in
+// a second), the embedded one otherwise.
+const database = hasPostgres
+  ? Effect.map(freshPostgresDatabase, ({ url }): Record<string, string> => ({ DATABASE_URL: url }))
+  : Effect.map(freshDataDir, (dir): Record<string, string> => ({ DATA_DIR: dir }))
+
 class Receiver extends Effect.Tag("Receiver")<Receiver, OtlpReceiver>() {}
 
 const tracedServer = Layer.unwrapScoped(
   Effect.map(otlpReceiver, (receiver) =>
     Layer.merge(
-      foundationServer(
-        Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir })),
-        {
-          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-          OTEL_BSP_SCHEDULE_DELAY: "50",
-          OTEL_SERVICE_NAME: "foundation-under-test",
-          OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=test,team=pod%2Ccasts",
-          // The metadata document of the outbound-fetch test is served on loopback.
-          OAUTH_ALLOW_PRIVATE_ADDRESSES: "true"
-        }
-      ),
+      foundationServer(database, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: "50",
+        OTEL_SERVICE_NAME: "foundation-under-test",
+        OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=test,team=pod%2Ccasts",
+        // The metadata document of the outbound-fetch test is served on loopback.
+        OAUTH_ALLOW_PRIVATE_ADDRESSES: "true"
+      }),
       Layer.succeed(Receiver, receiver)
     )
   )
@@ -345,9 +348,7 @@ const recordingSpans = (recorded: Array<Recorded>) =>
 
 describe("with no traces endpoint", () => {
   const recorded: Array<Recorded> = []
-  const server = foundationServer(Effect.map(freshDataDir, (dir) => ({ DATA_DIR: dir }))).pipe(
-    Layer.provide(recordingSpans(recorded))
-  )
+  const server = foundationServer(database).pipe(Layer.provide(recordingSpans(recorded)))
   layer(server, { timeout: 120_000, excludeTestServices: true })((it) => {
     it.effect("a request makes no span at all: no server span, no service, repository or SQL span", () =>
       Effect.gen(function* () {

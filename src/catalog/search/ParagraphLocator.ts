@@ -1,15 +1,19 @@
 // Where a paragraph of the transcript index is: its ids run through the transcripts in the order
 // the search data lists them, so an id is a transcript (found by binary search over each
 // transcript's first id) and a paragraph index within it.
-import type { SearchData } from "../domain/SearchData.js"
 
 export interface ParagraphLocation {
   readonly slug: string
   readonly paragraphIndex: number
 }
 
+/** Transcripts in paragraph-id order, `[slug, paragraphs, …]` (the search data's or the static search's list). */
+export interface TranscriptOrder {
+  readonly transcripts: ReadonlyArray<readonly [string, number, ...Array<unknown>]>
+}
+
 export const makeParagraphLocator = (
-  searchData: SearchData
+  searchData: TranscriptOrder
 ): ((id: number) => ParagraphLocation | undefined) => {
   const transcriptOrder = searchData.transcripts
   const firstParagraphId: Array<number> = []

@@ -1,12 +1,14 @@
 // The catalog compiler: feed + transcripts + docs → one verified, content-hashed snapshot folder,
 // as a pipeline of steps with one job each: read the feed and its items' files (ReadFeed, ReadItem,
 // ReadDocs), compile the records (CompileRecords), build the indexes (Indexes), stage the search
-// files (StageSearchFiles) and the JSON Schemas (StageSchemas), write (WriteSnapshot, MakeManifest).
+// files (StageSearchFiles) and the JSON Schemas (StageSchemas), write the static search files
+// (StaticSearch), then the rest (WriteSnapshot, MakeManifest).
 // Every input problem becomes a BuildError naming the file (and line and item where known) before
 // anything is written.
 import { resolve } from "node:path"
 import * as Effect from "effect/Effect"
-import type { BuildError } from "./BuildError.js"
+import { episodeStatistics } from "../src/catalog/search/EpisodeRanking.js"
+import { BuildError } from "./BuildError.js"
 import { compileRecords } from "./CompileRecords.js"
 import { buildIndexes } from "./Indexes.js"
 import { makeManifest, wordsOf } from "./MakeManifest.js"
@@ -16,6 +18,7 @@ import { readItem } from "./ReadItem.js"
 import { stageSnapshot } from "./SnapshotWriter.js"
 import { stageSchemas } from "./StageSchemas.js"
 import { stageSearchFiles } from "./StageSearchFiles.js"
+import { defaultStaticSearchOptions, type StaticSearchOptions, writeStaticSearch } from "./StaticSearch.js"
 import { writeSnapshot } from "./WriteSnapshot.js"
 
 export interface BuildOptions {
@@ -26,6 +29,8 @@ export interface BuildOptions {
   /** Seconds since the epoch to record as `builtAt`; else the newest episode's date. */
   readonly sourceDateEpoch: number | undefined
   readonly progress: (message: string) => void
+  /** Where the static search files split frequent terms (tests lower it); the defaults otherwise. */
+  readonly staticSearch?: StaticSearchOptions
 }
 
 export interface BuildSummary {
@@ -39,6 +44,9 @@ export interface BuildSummary {
   readonly files: number
   readonly bytes: number
   readonly indexBytes: number
+  /** The static search files (not in the manifest's `files`), their gzip copies included. */
+  readonly staticSearchFiles: number
+  readonly staticSearchBytes: number
   readonly remoteChaptersSkipped: number
   readonly milliseconds: number
 }
@@ -81,12 +89,35 @@ export const buildCatalog = (options: BuildOptions): Effect.Effect<BuildSummary,
     const paragraphs = indexes.searchData.statistics.paragraphs
 
     options.progress(`indexed in ${seconds(started)} s; writing`)
+    const staticSearch = yield* Effect.tryPromise({
+      try: () =>
+        writeStaticSearch(
+          staged,
+          {
+            episodes: records.episodes,
+            episodePaths: records.episodePaths,
+            transcripts: records.transcripts,
+            indexes,
+            episodeStatistics: episodeStatistics(records.episodes),
+            options: options.staticSearch ?? defaultStaticSearchOptions
+          },
+          options.progress
+        ),
+      catch: (error) =>
+        new BuildError({
+          file: options.out,
+          reason: `cannot write the static search files: ${String(error)}`
+        })
+    }).pipe(Effect.tapError(() => Effect.promise(() => staged.discard())))
+    const staticSearchTable = staged.searchFiles()
+    const searchTablePath = staged.addJson("catalog", "search-files", JSON.stringify(staticSearchTable))
     const { manifest, written } = yield* writeSnapshot(staged, options.out, options.progress, (written) =>
       makeManifest({
         sourceDateEpoch: options.sourceDateEpoch,
         records,
         searchFiles,
         schemas,
+        search: { ...staticSearch, files: searchTablePath },
         paragraphs,
         docs: docs.length,
         written
@@ -108,6 +139,8 @@ export const buildCatalog = (options: BuildOptions): Effect.Effect<BuildSummary,
         (sum, [path, entry]) => sum + (indexPaths.has(path) ? entry.bytes : 0),
         0
       ),
+      staticSearchFiles: Object.keys(staticSearchTable).length,
+      staticSearchBytes: Object.values(staticSearchTable).reduce((sum, entry) => sum + entry.bytes, 0),
       remoteChaptersSkipped: read.filter((item) => item.remoteChapters).length,
       milliseconds: Date.now() - started
     }

@@ -20,6 +20,12 @@ export interface BuiltIndexes {
   readonly paragraphs: ExportedIndex
   readonly docs: ExportedIndex
   readonly searchData: SearchData
+  /**
+   * Per search term, the paragraphs that hold it with how many of their words fold to it, as
+   * `[id, count, id, count, …]`, ids ascending: what the static search files carry beside each
+   * posting (StaticSearch.ts).
+   */
+  readonly paragraphTermCounts: ReadonlyMap<string, ReadonlyArray<number>>
 }
 
 const exportIndex = async (index: {
@@ -44,7 +50,7 @@ export const buildIndexes = async (
   })
 
   const paragraphIndex = makeParagraphIndex()
-  const documentFrequency = new Map<string, number>()
+  const termCounts = new Map<string, Array<number>>()
   const total = transcripts.reduce((sum, transcript) => sum + transcript.paragraphs.length, 0)
   let id = 0
   let terms = 0
@@ -54,8 +60,13 @@ export const buildIndexes = async (
       const paragraphTerms = tokenize(paragraph.text)
       terms += paragraphTerms.length
       lengths.push(paragraphTerms.length)
-      for (const term of new Set(paragraphTerms))
-        documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
+      const counts = new Map<string, number>()
+      for (const term of paragraphTerms) counts.set(term, (counts.get(term) ?? 0) + 1)
+      for (const [term, count] of counts) {
+        const postings = termCounts.get(term)
+        if (postings === undefined) termCounts.set(term, [id, count])
+        else postings.push(id, count)
+      }
       paragraphIndex.add({ id, text: paragraph.text })
       id++
       if (id % 50_000 === 0) progress(`indexed ${id}/${total} paragraphs`)
@@ -69,7 +80,7 @@ export const buildIndexes = async (
 
   // Sorted keys keep the statistics file byte-identical whatever order terms were met in.
   const frequency: Record<string, number> = {}
-  for (const term of [...documentFrequency.keys()].sort()) frequency[term] = documentFrequency.get(term) ?? 0
+  for (const term of [...termCounts.keys()].sort()) frequency[term] = (termCounts.get(term)?.length ?? 0) / 2
 
   return {
     episodes: await exportIndex(episodeIndex),
@@ -85,6 +96,7 @@ export const buildIndexes = async (
         documentFrequency: frequency,
         paragraphTerms: lengths
       })
-    })
+    }),
+    paragraphTermCounts: termCounts
   }
 }

@@ -6,6 +6,8 @@ import {
   SnapshotFile,
   SnapshotManifest,
   type SnapshotSchemas,
+  SnapshotSearch,
+  searchEntryPath,
   snapshotFormatVersion
 } from "../src/catalog/domain/Manifest.js"
 import type { CompiledRecords } from "./CompileRecords.js"
@@ -19,6 +21,8 @@ export interface ManifestInput {
   readonly records: CompiledRecords
   readonly searchFiles: StagedSearchFiles
   readonly schemas: SnapshotSchemas
+  /** Where the static search files are described and listed. */
+  readonly search: { readonly episodes: string; readonly transcripts: string; readonly files: string }
   readonly paragraphs: number
   readonly docs: number
   /** The written files' table. */
@@ -34,6 +38,7 @@ export const makeManifest = ({
   records,
   searchFiles,
   schemas,
+  search,
   paragraphs,
   docs,
   written
@@ -62,6 +67,7 @@ export const makeManifest = ({
       docs
     }),
     schemas,
+    search: new SnapshotSearch({ entry: searchEntryPath, ...search }),
     files
   })
 }

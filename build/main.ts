@@ -94,6 +94,7 @@ const program = buildCatalog({ feed: values.feed, docs, out, sourceDateEpoch, pr
           ? `  docs         none (${defaultDocs} not found; --docs <folder> names the pages)`
           : `  docs         ${summary.docs} pages from ${docs}`,
         `  written      ${summary.files} files, ${megabytes(summary.bytes)} (search index ${megabytes(summary.indexBytes)} uncompressed)`,
+        `  static search ${summary.staticSearchFiles} files, ${megabytes(summary.staticSearchBytes)}`,
         `  time         ${(summary.milliseconds / 1000).toFixed(1)} s`
       ]
       if (summary.remoteChaptersSkipped > 0) {

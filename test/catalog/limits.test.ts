@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { defaultStaticSearchOptions } from "../../build/StaticSearch.js"
 import { notesPageSize } from "../../src/agent/NotebookTools.js"
 import {
   askLimitBounds,
@@ -24,6 +25,7 @@ import {
   sessionBounds
 } from "../../src/catalog/CatalogLimits.js"
 import { candidateLimit } from "../../src/catalog/search/ParagraphRanking.js"
+import { maxShards } from "../../src/catalog/search/StaticSearchLayout.js"
 import { noteTextBounds } from "../../src/foundation/Notes/Note.js"
 
 const docs = join(import.meta.dirname, "../../content/docs")
@@ -77,7 +79,10 @@ const statements: Record<string, ReadonlyArray<string>> = {
     `${rate} by default (\`CATALOG_RATE_LIMIT\`)`
   ],
   "snapshot.md": [
-    `(at most ${maxSearchResults}, or ${candidateLimit(1)} with a \`session\` filter), the first ${maxSearchResults} in the session kept`
+    `(at most ${maxSearchResults}, or ${candidateLimit(1)} with a \`session\` filter), the first ${maxSearchResults} in the session kept`,
+    `a power of two, at most ${maxShards}:`,
+    `A term in more paragraphs than ${defaultStaticSearchOptions.firstPostings} (all a one-word query reads without a session filter) keeps only its first ${defaultStaticSearchOptions.firstPostings} postings`,
+    `lengths left out for terms in more than ${defaultStaticSearchOptions.lengthsUpTo.toLocaleString("en-US")} paragraphs`
   ],
   "rpc-and-ask.md": [
     `\`question\` ${question.minimum}..${question.maximum} characters, \`limit\` ${ask.minimum}..${ask.maximum} (default ${ask.default})`,

@@ -61,7 +61,11 @@ export class SnapshotIndexes extends Schema.Class<SnapshotIndexes>("SnapshotInde
 /** The version of the snapshot's format (content/docs/snapshot.md); a reader refuses one it does not know. */
 export const snapshotFormatVersion = "1"
 
-/** The JSON Schema of each kind of file (SnapshotFormat.ts), as files of the snapshot. */
+/**
+ * The JSON Schema of each kind of file (SnapshotFormat.ts), as files of the snapshot. The kinds of
+ * the static search files came later in formatVersion 1 (adding files is compatible): a manifest
+ * without them is still a version 1 manifest.
+ */
 export class SnapshotSchemas extends Schema.Class<SnapshotSchemas>("SnapshotSchemas")({
   manifest: SnapshotPath,
   episode: SnapshotPath,
@@ -70,7 +74,32 @@ export class SnapshotSchemas extends Schema.Class<SnapshotSchemas>("SnapshotSche
   searchData: SnapshotPath,
   docs: SnapshotPath,
   indexMap: SnapshotPath,
-  indexRegister: SnapshotPath
+  indexRegister: SnapshotPath,
+  searchEntry: Schema.optional(SnapshotPath),
+  episodeSearch: Schema.optional(SnapshotPath),
+  transcriptSearch: Schema.optional(SnapshotPath),
+  episodeShard: Schema.optional(SnapshotPath),
+  paragraphShard: Schema.optional(SnapshotPath),
+  paragraphPostings: Schema.optional(SnapshotPath),
+  textBlock: Schema.optional(SnapshotPath),
+  lengthBlock: Schema.optional(SnapshotPath),
+  searchFiles: Schema.optional(SnapshotPath)
+}) {}
+
+/** The fixed name of the static search's entry file (domain/StaticSearch.ts). */
+export const searchEntryPath = "search.json"
+
+/**
+ * The static search files (domain/StaticSearch.ts): read by a reader with no server, not by the
+ * service, so they are not in `files` (the service reads every file there at start-up) but in a
+ * table of their own, which is.
+ */
+export class SnapshotSearch extends Schema.Class<SnapshotSearch>("SnapshotSearch")({
+  entry: Schema.Literal(searchEntryPath),
+  episodes: SnapshotPath,
+  transcripts: SnapshotPath,
+  /** Every static search file with its hash and size. */
+  files: SnapshotPath
 }) {}
 
 export class SnapshotManifest extends Schema.Class<SnapshotManifest>("SnapshotManifest")({
@@ -91,6 +120,11 @@ export class SnapshotManifest extends Schema.Class<SnapshotManifest>("SnapshotMa
   collections: SnapshotCollections,
   counts: SnapshotCounts,
   schemas: SnapshotSchemas,
-  /** Every file of the snapshot but the manifest, with its hash; each JSON file also has `.gz` and `.br` copies. */
+  /** The static search files (added within formatVersion 1: absent from snapshots built before). */
+  search: Schema.optional(SnapshotSearch),
+  /**
+   * Every file of the snapshot but the manifest and the static search files, with its hash; each
+   * JSON file also has `.gz` and `.br` copies.
+   */
   files: Schema.Record({ key: Schema.String, value: SnapshotFile })
 }) {}

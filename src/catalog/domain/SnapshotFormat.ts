@@ -8,6 +8,17 @@ import { DocCollection } from "./DocPage.js"
 import { EpisodeDetail } from "./Episode.js"
 import { SnapshotManifest, type SnapshotSchemas } from "./Manifest.js"
 import { EpisodeCollection, SearchData } from "./SearchData.js"
+import {
+  EpisodeSearchMeta,
+  EpisodeShard,
+  LengthBlock,
+  ParagraphPostings,
+  ParagraphShard,
+  SearchEntry,
+  SearchFileTable,
+  TextBlock,
+  TranscriptSearchMeta
+} from "./StaticSearch.js"
 import { TranscriptDetail } from "./Transcript.js"
 
 /**
@@ -40,7 +51,16 @@ export const snapshotFileSchemas = {
   searchData: SearchData,
   docs: DocCollection,
   indexMap: IndexMapChunk,
-  indexRegister: IndexRegisterChunk
+  indexRegister: IndexRegisterChunk,
+  searchEntry: SearchEntry,
+  episodeSearch: EpisodeSearchMeta,
+  transcriptSearch: TranscriptSearchMeta,
+  episodeShard: EpisodeShard,
+  paragraphShard: ParagraphShard,
+  paragraphPostings: ParagraphPostings,
+  textBlock: TextBlock,
+  lengthBlock: LengthBlock,
+  searchFiles: SearchFileTable
 } as const
 
 export type SnapshotFileKind = keyof typeof snapshotFileSchemas
@@ -50,14 +70,27 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const manifestNamesEveryKind: Same<SnapshotFileKind, keyof typeof SnapshotSchemas.Type> = true
 void manifestNamesEveryKind
 
-/** The JSON Schema (2020-12) of a kind of file, as the snapshot ships it. */
+/**
+ * The JSON Schema (2020-12) of a kind of file, as the snapshot ships it. Objects allow members the
+ * schema does not name: later builds of the same formatVersion may add some (a reader ignores what it
+ * does not know), and a file written so still passes an earlier build's schema.
+ */
 export const jsonSchemaOf = (kind: SnapshotFileKind): JSONSchema.JsonSchema7Root => {
   const schema: Schema.Schema<unknown, unknown> = snapshotFileSchemas[kind] as unknown as Schema.Schema<
     unknown,
     unknown
   >
+  // JSONSchema.make without its `additionalPropertiesStrategy`, which only fromAST takes.
+  const definitions: Record<string, JSONSchema.JsonSchema7> = {}
+  const root = JSONSchema.fromAST(schema.ast, {
+    definitions,
+    target: "jsonSchema2020-12",
+    additionalPropertiesStrategy: "allow"
+  })
   return {
-    ...JSONSchema.make(schema, { target: "jsonSchema2020-12" }),
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    ...(Object.keys(definitions).length > 0 ? { $defs: definitions } : {}),
+    ...root,
     title: `Snapshot ${kind} file`
   } as JSONSchema.JsonSchema7Root
 }

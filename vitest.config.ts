@@ -2,12 +2,16 @@ import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
 export default defineConfig({
-  // The client package is built from this source (packages/catalog-client); tests import it by the
-  // package's name, as a consumer does, without building it first (tsconfig.json maps it the same way).
+  // The client package is built from this source (packages/catalog-client), the snapshot reader from
+  // packages/snapshot-reader/src; tests import them by the packages' names, as a consumer does,
+  // without building them first (tsconfig.json maps them the same way).
   resolve: {
     alias: {
       "@podcast-platform/catalog-client": fileURLToPath(
         new URL("./src/catalog/rpc/client.ts", import.meta.url)
+      ),
+      "@podcast-platform/snapshot-reader": fileURLToPath(
+        new URL("./packages/snapshot-reader/src/index.ts", import.meta.url)
       )
     }
   },

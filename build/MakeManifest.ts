@@ -7,9 +7,9 @@ import {
   SnapshotManifest,
   type SnapshotSchemas,
   SnapshotSearch,
-  searchEntryPath,
   snapshotFormatVersion
 } from "../src/catalog/domain/Manifest.js"
+import { searchEntryPath } from "../src/catalog/search/StaticSearchLayout.js"
 import type { CompiledRecords } from "./CompileRecords.js"
 import { sha256Hex } from "./Records.js"
 import type { SnapshotEntry } from "./SnapshotWriter.js"

@@ -5,7 +5,6 @@
 // describe them, named from `search.json`. A reader with no server loads only what a query needs.
 import { maxSearchResults } from "../src/catalog/CatalogLimits.js"
 import type { Episode } from "../src/catalog/domain/Episode.js"
-import { searchEntryPath } from "../src/catalog/domain/Manifest.js"
 import type {
   EpisodeSearchMeta,
   EpisodeTerm,
@@ -25,6 +24,7 @@ import {
   lengthBlockSize,
   postingCount,
   type Slots,
+  searchEntryPath,
   shardCountFor,
   shardFile,
   shardOf,

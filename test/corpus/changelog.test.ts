@@ -1,9 +1,12 @@
 // Real data end to end: the Changelog corpus in ../shared (CC BY-SA 4.0), read in place, builds
 // with every episode and transcript it counts, and the server started on that snapshot answers
-// every route. Skipped when the corpus is not there (the skip report says so: Corpus.ts).
+// every route, and the snapshot reader answers as that server does, reading a small part of the
+// static search files per query. Skipped when the corpus is not there (the skip report says so:
+// Corpus.ts). The corpus is built once, here: its build is the expensive part.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "@effect/vitest"
+import { openSnapshot } from "@podcast-platform/snapshot-reader"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -12,10 +15,12 @@ import type { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Co
 import { catalogServerOn, FixtureSnapshot } from "../support/CatalogTestServer.js"
 import { corpusDirectory, corpusUnavailable } from "../support/Corpus.js"
 import { describeNeeding } from "../support/Needs.js"
+import { compareWithService, queriesFrom } from "../support/ReaderDifferential.js"
 import { tempDir } from "../support/TempDir.js"
 import { request } from "../support/TestServer.js"
 
 const corpus = corpusDirectory
+const origin = "https://catalog.example"
 
 interface FeedStats {
   readonly items: number
@@ -109,6 +114,72 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
         expect((yield* request("/sandbox")).status).toBe(200)
         expect((yield* request("/openapi.json")).status).toBe(200)
       })
+    )
+
+    it.effect(
+      "the snapshot reader answers as the server does, reading a small part of the search files",
+      () =>
+        Effect.gen(function* () {
+          const snapshot = yield* FixtureSnapshot
+          const read = (path: string) => JSON.parse(snapshot.file(path).toString("utf8"))
+          const manifest = read("manifest.json")
+          const episodes = read(manifest.collections.episodes).data as Array<{
+            title: string
+            session: number
+          }>
+          // Words from every 40th transcript: enough for varied queries, cheap to read.
+          const paragraphs = Object.values(manifest.transcripts as Record<string, string>)
+            .filter((_, i) => i % 40 === 0)
+            .flatMap((path) => (read(path).data.paragraphs as Array<{ text: string }>).map((p) => p.text))
+          const sessions = [...new Set(episodes.map((episode) => episode.session))]
+          const queries = [
+            ...queriesFrom(
+              paragraphs,
+              episodes.map((episode) => episode.title),
+              sessions,
+              3
+            ),
+            // Frequent words: a whole list with lengths, one without (read with another term's), and
+            // only words whose lists leave lengths out (read from the length blocks).
+            { q: "open source maintainers" },
+            { q: "the kubernetes" },
+            { q: "the and" },
+            { q: "rust", session: 5 }
+          ]
+          const reader = yield* Effect.promise(() => openSnapshot(snapshot.directory, { apiOrigin: origin }))
+          const compared = yield* compareWithService(reader, queries, 10, 2)
+          expect(compared).toBeGreaterThan(50)
+
+          // What a query reads, each from a reader of its own: the first load (search.json and the
+          // descriptions) apart. Rare words stay well within the static page's budget (300 KB).
+          const cost = (q: string) =>
+            Effect.promise(async () => {
+              const fresh = await openSnapshot(snapshot.directory)
+              await fresh.searchEpisodes({ q: "zqxjvw" })
+              await fresh.searchTranscripts({ q: "zqxjvw" })
+              const first = fresh.transferred()
+              await fresh.searchEpisodes({ q })
+              await fresh.searchTranscripts({ q })
+              const after = fresh.transferred()
+              return {
+                q,
+                first: first.bytes,
+                query: after.bytes - first.bytes,
+                files: after.files - first.files
+              }
+            })
+          const costs = yield* Effect.forEach(
+            ["rust", "kubernetes maintainers", "glacier", "open source", "the"],
+            cost
+          )
+          console.info(
+            `snapshot reader on the corpus: ${queries.length} queries, ${compared} pages compared; bytes read per query (episodes and transcripts, first page): ${JSON.stringify(costs)}`
+          )
+          for (const { q, first, query } of costs.slice(0, 3)) {
+            expect(first, q).toBeLessThan(100_000)
+            expect(query, q).toBeLessThan(300_000)
+          }
+        })
     )
   })
 })

@@ -2,6 +2,7 @@
 // is by `GET /v1/snapshot` (catalog-extensions §6) and read by the Catalog layer at start-up.
 import * as Schema from "effect/Schema"
 import { documented } from "../../http/OpenApiDocument.js"
+import { searchEntryPath } from "../search/StaticSearchLayout.js"
 
 const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/))
 /** What a path relative to the snapshot root looks like, e.g. `episodes/12.3fa41c0d9e2b7a55.json`. */
@@ -85,9 +86,6 @@ export class SnapshotSchemas extends Schema.Class<SnapshotSchemas>("SnapshotSche
   lengthBlock: Schema.optional(SnapshotPath),
   searchFiles: Schema.optional(SnapshotPath)
 }) {}
-
-/** The fixed name of the static search's entry file (domain/StaticSearch.ts). */
-export const searchEntryPath = "search.json"
 
 /**
  * The static search files (domain/StaticSearch.ts): read by a reader with no server, not by the

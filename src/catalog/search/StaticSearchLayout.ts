@@ -3,6 +3,9 @@
 // (packages/snapshot-reader), which finds them, so the two cannot disagree. No dependencies: the
 // reader runs it in browsers.
 
+/** The static search's entry, one of the two files of a snapshot whose name is fixed. */
+export const searchEntryPath = "search.json"
+
 /** Paragraphs per text block: a page of ten hits reads at most ten blocks. */
 export const textBlockSize = 64
 

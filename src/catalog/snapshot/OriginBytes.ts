@@ -2,10 +2,10 @@
 // links an instance answers with, on the bytes: its origin put in front of each. Done once per file
 // at load, so an answer is still a lookup and its ETag the hash of the exact bytes sent.
 
-// Records name their API links in exactly these members (Episode.links.api, .links.transcript, and
-// the same in a transcript's episode context). An unescaped `"` cannot occur inside a JSON string,
-// so these byte sequences occur only where such a member starts a relative path.
-const members = ['"api":"v1/', '"transcript":"v1/'].map((marker) => Buffer.from(marker, "utf8"))
+import { apiLinkMarkers } from "../domain/ApiPaths.js"
+
+// Records name their API links in exactly these members (ApiPaths.ts).
+const members = apiLinkMarkers.map((marker) => Buffer.from(marker, "utf8"))
 
 /** Where each relative API link of a record's JSON starts (the `v`), in order. */
 const linkStarts = (json: Buffer): Array<number> => {

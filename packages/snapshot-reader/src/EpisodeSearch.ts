@@ -1,0 +1,137 @@
+// Episode search over the static search files, with the service's own code: the query's terms
+// (SearchTerms.ts), FlexSearch's search over the entries of those terms in each field
+// (EpisodeRanking.findEpisodes on a Document made with the shared options), and BM25 per field over
+// the frequencies and lengths the build wrote (EpisodeRanking.rankEpisodes). It reads the shards of
+// the query's terms and the episode files of the page shown; without words, the newest first.
+import type { Episode } from "../../../src/catalog/domain/Episode.js"
+import type {
+  EpisodeSearchMeta,
+  EpisodeShard,
+  EpisodeTerm
+} from "../../../src/catalog/domain/StaticSearch.js"
+import { episodeFields, makeEpisodeIndex } from "../../../src/catalog/SearchOptions.js"
+import {
+  type EpisodeSource,
+  findEpisodes,
+  type RankedEpisode,
+  rankEpisodes
+} from "../../../src/catalog/search/EpisodeRanking.js"
+import { noSearchTerms, searchTerms } from "../../../src/catalog/search/SearchTerms.js"
+import {
+  decodeSlots,
+  type Slots,
+  shardFile,
+  shardOf
+} from "../../../src/catalog/search/StaticSearchLayout.js"
+import { importEntries } from "./Flexsearch.js"
+import { type Page, type PageQuery, pageOf } from "./Page.js"
+import type { SnapshotFiles } from "./SnapshotFiles.js"
+import { SnapshotReaderError } from "./SnapshotSource.js"
+
+type Meta = typeof EpisodeSearchMeta.Encoded
+type EpisodeJson = typeof Episode.Encoded
+
+export interface EpisodeSearchQuery extends PageQuery {
+  /** Words to search for; without any, every episode newest first. */
+  readonly q?: string | undefined
+  readonly session?: number | undefined
+}
+
+/** One term as ranking reads it: its slots per field, and each episode's frequency per field. */
+interface DecodedTerm {
+  readonly n: number | undefined
+  readonly fields: ReadonlyMap<string, Slots>
+  readonly tf: ReadonlyMap<number, ReadonlyArray<number>>
+}
+
+const decodeTerm = (entry: typeof EpisodeTerm.Encoded): DecodedTerm => {
+  const tf = new Map<number, ReadonlyArray<number>>()
+  let id = 0
+  entry.tf.forEach((row, i) => {
+    id = i === 0 ? (row[0] as number) : id + (row[0] as number)
+    tf.set(id, row.slice(1))
+  })
+  return {
+    n: entry.n,
+    fields: new Map(Object.entries(entry.fields).map(([field, slots]) => [field, decodeSlots(slots)])),
+    tf
+  }
+}
+
+export const makeEpisodeSearch = (
+  files: SnapshotFiles,
+  metaPath: string,
+  origin: (json: string) => string
+) => {
+  // Read at the first search (files.json keeps what it read).
+  const meta = () => files.json<Meta>(metaPath)
+  const decoded = new Map<string, DecodedTerm | undefined>()
+  const episodes = new Map<string, Promise<EpisodeJson>>()
+
+  const termOf = async (m: Meta, term: string): Promise<DecodedTerm | undefined> => {
+    if (decoded.has(term)) return decoded.get(term)
+    const shard = await files.json<typeof EpisodeShard.Encoded>(
+      `${m.shards.folder}/${shardFile(shardOf(term, m.shards.count))}`
+    )
+    const entry = Object.hasOwn(shard, term)
+      ? decodeTerm(shard[term] as typeof EpisodeTerm.Encoded)
+      : undefined
+    decoded.set(term, entry)
+    return entry
+  }
+
+  /** An episode's record as the service answers it: its links on the origin asked for. */
+  const episodeAt = (m: Meta, index: number): Promise<EpisodeJson> => {
+    const path = m.episodes[index]?.[0]
+    if (path === undefined)
+      return Promise.reject(new SnapshotReaderError(`no episode with index id ${index}`))
+    let known = episodes.get(path)
+    if (known === undefined) {
+      known = files.text(path).then((json) => (JSON.parse(origin(json)) as { data: EpisodeJson }).data)
+      known.catch(() => episodes.delete(path))
+      episodes.set(path, known)
+    }
+    return known
+  }
+
+  return async (query: EpisodeSearchQuery): Promise<Page<EpisodeJson>> => {
+    const m = await meta()
+    const session = query.session
+    const q = query.q?.trim()
+    if (q === undefined || q === "") {
+      const listed = m.episodes.flatMap(([, episodeSession], index) =>
+        session === undefined || episodeSession === session ? [index] : []
+      )
+      return pageOf(listed, query, (index) => episodeAt(m, index))
+    }
+    const terms = searchTerms(q)
+    if (terms.length === 0) throw new SnapshotReaderError(noSearchTerms("q"))
+    const entries = await Promise.all(terms.map((term) => termOf(m, term)))
+
+    const index = makeEpisodeIndex()
+    for (const field of episodeFields) {
+      importEntries(
+        index,
+        field,
+        terms.flatMap((term, i) => {
+          const slots = entries[i]?.fields.get(field)
+          return slots === undefined ? [] : [[term, slots] as const]
+        })
+      )
+    }
+    const source: EpisodeSource = {
+      episodes: m.episodes.length,
+      sessionOf: (index) => m.episodes[index]?.[1],
+      fieldAverage: (f) => m.fieldAverages[f] ?? 1,
+      fieldLength: (index, f) => m.episodes[index]?.[2][f] ?? 0,
+      termFrequency: (index, f, term) => entries[terms.indexOf(term)]?.tf.get(index)?.[f] ?? 0,
+      episodeFrequency: (term) => entries[terms.indexOf(term)]?.n
+    }
+    const ranked = rankEpisodes(findEpisodes(index, terms, m.episodes.length), terms, session, source)
+    return pageOf(ranked, query, async ({ index, relevance, matchedFields }: RankedEpisode) => ({
+      ...(await episodeAt(m, index)),
+      relevance,
+      matchedFields
+    }))
+  }
+}

@@ -155,8 +155,7 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
           const cost = (q: string) =>
             Effect.promise(async () => {
               const fresh = await openSnapshot(snapshot.directory)
-              await fresh.searchEpisodes({ q: "zqxjvw" })
-              await fresh.searchTranscripts({ q: "zqxjvw" })
+              await fresh.preload()
               const first = fresh.transferred()
               await fresh.searchEpisodes({ q })
               await fresh.searchTranscripts({ q })

@@ -22,6 +22,7 @@ import {
   type ReadinessChecks
 } from "./http/ServerRegistries.js"
 import { LandingPageRoutes } from "./LandingPage.js"
+import { layerLogFormat } from "./observability/LogLines.js"
 import { layerTelemetry } from "./observability/Telemetry.js"
 import { TelemetryConfig } from "./observability/TelemetryConfig.js"
 import { ServerConfig } from "./ServerConfig.js"
@@ -77,6 +78,10 @@ export const ServerLive = Layer.unwrapEffect(Effect.map(ServerConfig, layerNodeS
   // so that the tracer it sets is the one every feature and every request uses.
   Layer.provide(
     Layer.unwrapEffect(Effect.map(ServerConfig, (settings) => layerTelemetry(settings.trustProxy)))
+  ),
+  // Log lines as LOG_FORMAT asks (text by default, or one JSON object per line), from the start.
+  Layer.provide(
+    Layer.unwrapEffect(Effect.map(TelemetryConfig, (settings) => layerLogFormat(settings.logFormat)))
   ),
   Layer.provide([ServerConfig.layer, TelemetryConfig.layer])
 )

@@ -183,12 +183,7 @@ const connectAsPerson = (
     yield* Effect.promise(() => page.getByLabel("Password").fill(person.password))
     yield* Effect.promise(() => page.getByRole("button", { name: "Sign in" }).click())
     yield* Effect.promise(() =>
-      page
-        .waitForURL((url) => url.pathname === "/oauth/authorize", { timeout: 10_000 })
-        .catch(async (e) => {
-          console.log("DEBUG", page.url(), await page.content())
-          throw e
-        })
+      page.waitForURL((url) => url.pathname === "/oauth/authorize", { timeout: 10_000 })
     )
     const consent = (yield* Effect.promise(() => page.locator("main").textContent())) ?? ""
     expect(consent).toContain(`${origin}/mcp/agent`)

@@ -78,6 +78,8 @@ const statements: Record<string, ReadonlyArray<string>> = {
     `\`limit?\` (${notesPageSize.minimum}..${notesPageSize.maximum}, default ${notesPageSize.default})`,
     `${rate} by default (\`CATALOG_RATE_LIMIT\`)`
   ],
+  // The operations page: the service's variables and metrics, no catalog limit.
+  "observability.md": [],
   "snapshot.md": [
     `(at most ${maxSearchResults}, or ${candidateLimit(1)} with a \`session\` filter), the first ${maxSearchResults} in the session kept`,
     `a power of two, at most ${maxShards}:`,

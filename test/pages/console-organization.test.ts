@@ -166,6 +166,12 @@ for (const setup of consoleSetups) {
                 if (js) {
                   yield* checkPage(page, "organization new token", js)
                   yield* Effect.promise(() => copy.click())
+                  // The clipboard write is asynchronous: the status is set when it settles.
+                  yield* Effect.promise(() =>
+                    page.waitForFunction(
+                      "(document.getElementById('new-token-status')?.textContent ?? '') !== ''"
+                    )
+                  )
                   const said = yield* Effect.promise(() => page.locator("#new-token-status").textContent())
                   expect(said).toMatch(/^(Copied\.|Selected: )/)
                   if (said === "Copied.") {

@@ -3,17 +3,29 @@
 // `resource`, serves its RFC 9728 metadata, and binds tokens to it; its 401s point at that metadata.
 import type { ScopeChallengeHandler } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
-import type { GrantScope, NotesScope } from "../foundation/Domain/Common.js"
+import type { GrantScope, NotesScope, Scope } from "../foundation/Domain/Common.js"
 import type { NotebookScopes } from "../foundation/Notes/Notes.js"
-import { type ProtectedResource, ProtectedResources } from "../http/ProtectedResources.js"
+import { currentScopes, type ProtectedResource, ProtectedResources } from "../http/ProtectedResources.js"
 
 export const agentPath = "/mcp/agent"
+
+const notesScopes: ReadonlyArray<NotesScope> = ["notes:read", "notes:write"]
+
+/**
+ * Grants approved before the resource had its own scopes hold the foundation's, which then stood for
+ * the same tools (catalog-extensions §12): they keep working until they end, read as the notebook's.
+ */
+const formerScopes = {
+  "organizations:read": "notes:read",
+  "organizations:write": "notes:write"
+} as const satisfies Record<Scope, NotesScope>
 
 export class AgentResource extends Context.Tag("AgentResource")<AgentResource, ProtectedResource>() {
   static readonly layer = ProtectedResources.declare(AgentResource, {
     path: agentPath,
     name: "Podcast agent session (MCP): the catalog and the organization's notebook",
-    scopes: ["notes:read", "notes:write"],
+    scopes: notesScopes,
+    formerScopes,
     challengeScopes: true,
     // Every member may grant both (catalog-extensions §12); what a member may delete is the notebook's rule.
     scopeDescriptions: {
@@ -49,16 +61,8 @@ export const agentScopeChallenge = (tool: string): ScopeChallengeHandler => {
 }
 
 /**
- * The scopes a token for this resource holds, in the notebook's words. Grants approved before the
- * resource had its own scopes hold the foundation's (`organizations:read`, `organizations:write`,
- * which then stood for the same tools): they keep working until they end, read as `notes:read` and
- * `notes:write`. New grants can only hold the notebook's scopes.
+ * The scopes a token for this resource holds, in the notebook's words (the former scopes of old
+ * grants read as `notes:read` and `notes:write`). New grants can only hold the notebook's scopes.
  */
-export const agentScopes = (granted: ReadonlyArray<GrantScope>): ReadonlyArray<NotesScope> => {
-  const held = new Set<NotesScope>()
-  for (const scope of granted) {
-    if (scope === "notes:read" || scope === "organizations:read") held.add("notes:read")
-    if (scope === "notes:write" || scope === "organizations:write") held.add("notes:write")
-  }
-  return [...held].sort()
-}
+export const agentScopes = (granted: ReadonlyArray<GrantScope>): ReadonlyArray<GrantScope> =>
+  currentScopes(notesScopes, formerScopes, granted)

@@ -30,6 +30,11 @@ export interface ProtectedResourceDeclaration {
   readonly challengeScopes?: boolean
   /** A path of this service documenting the resource for developers (`resource_documentation`). */
   readonly documentation?: `/${string}`
+  /**
+   * Scopes that grants for this resource held before it had its present ones, each with the scope it
+   * stands for now: such grants keep working until they end, read (and shown, and refreshed) as that.
+   */
+  readonly formerScopes?: Readonly<Record<string, string>>
 }
 
 /** What RFC 6750 §3.1 lets a challenge say about a refused request. */
@@ -49,6 +54,25 @@ export interface ProtectedResource extends ProtectedResourceDeclaration {
   readonly metadataUrl: string
   /** The `WWW-Authenticate` value of a 401 or 403 from this resource (RFC 6750 §3, RFC 9728 §5.1). */
   readonly challenge: (problem?: ChallengeProblem) => string
+  /** What a grant's scopes mean here now: its former scopes read as today's (see currentScopes). */
+  readonly currentScopes: <S extends string>(granted: ReadonlyArray<S>) => ReadonlyArray<S>
+}
+
+/**
+ * `granted` in the words of `scopes` today: each former scope as the scope it stands for, anything the
+ * resource does not know left out, each once, in one order.
+ */
+export const currentScopes = <S extends string>(
+  scopes: ReadonlyArray<string>,
+  formerScopes: Readonly<Record<string, string>>,
+  granted: ReadonlyArray<S>
+): ReadonlyArray<S> => {
+  const held = new Set<S>()
+  for (const scope of granted) {
+    const now = (formerScopes[scope] ?? scope) as S
+    if (scopes.includes(now)) held.add(now)
+  }
+  return [...held].sort()
 }
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`
@@ -70,6 +94,7 @@ const describe = (origin: string, declaration: ProtectedResourceDeclaration): Pr
     resource: `${origin}${declaration.path}`,
     metadataPath,
     metadataUrl,
+    currentScopes: (granted) => currentScopes(declaration.scopes, declaration.formerScopes ?? {}, granted),
     challenge: (problem) => {
       const parts = [`resource_metadata=${quoted(metadataUrl)}`]
       if (problem !== undefined) {

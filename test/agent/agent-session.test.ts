@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import { agentScopes } from "../../src/agent/AgentResource.js"
 import { backends, hasPostgres, postgresUnavailable } from "../foundation/support/Backends.js"
 import {
+  COOKIE,
   call,
   createOrganization,
   createToken,
@@ -565,17 +566,122 @@ describeNeeding(hasPostgres ? undefined : postgresUnavailable)(
             )
             expect(refused.status).toBe(403)
             expect(refused.headers.get("www-authenticate")).toContain('scope="notes:read notes:write"')
-            // A refreshed token of an old grant keeps its scopes, and works the same.
+            // A refreshed token of an old grant holds what its scopes stand for, and works the same.
             const refreshed = yield* refresh(
               world,
               { client_id: grant.clientId, token_endpoint_auth_method: "none" },
               grant.refreshToken ?? ""
             )
-            expect(refreshed.scope).toBe("organizations:read organizations:write")
+            expect(refreshed.scope).toBe("notes:read notes:write")
             const again = yield* mcpClient(refreshed.access_token)
             expect(
               (yield* callTool(again, "save_note", { slug: "3", text: "Still." })).isError ?? false
             ).toBe(false)
+          })
+      )
+
+      it.scoped(
+        "show and refresh as the notebook's scopes: a demoted admin's old write grant keeps notes:write, as any member may write notes",
+        () =>
+          Effect.gen(function* () {
+            const world = yield* oauthWorld
+            const owner = yield* signUpVerified("old grants owner")
+            const organization = yield* createOrganization(owner, "Old Grants Org")
+            const admin = yield* join(owner, organization.id, "admin", "old grants admin")
+            const grant = yield* agentToken(world, admin.account, organization.id, "notes:read notes:write")
+            yield* sqlQuery("UPDATE oauth_grants SET scopes = $1::text[] WHERE client_id = $2", [
+              "{organizations:read,organizations:write}",
+              grant.clientId
+            ])
+            const asStored = yield* sqlQuery("SELECT scopes FROM oauth_grants WHERE client_id = $1", [
+              grant.clientId
+            ])
+            expect(asStored[0]?.scopes).toEqual(["organizations:read", "organizations:write"])
+
+            // The connections list and the console's rows say what the grant lets the app do now.
+            const own = (yield* call("/connections", { session: admin.account.session })).json as {
+              items: ReadonlyArray<{ clientId: string; scopes: ReadonlyArray<string>; resource: string }>
+            }
+            expect(own.items).toMatchObject([
+              { clientId: grant.clientId, scopes: ["notes:read", "notes:write"], resource: AGENT_RESOURCE }
+            ])
+            const onOrganization = (yield* call(`/organizations/${organization.id}/connections`, {
+              session: owner.session
+            })).json as { items: ReadonlyArray<{ scopes: ReadonlyArray<string> }> }
+            expect(onOrganization.items.map((item) => item.scopes)).toEqual([["notes:read", "notes:write"]])
+            const accountPage = yield* request("/account", {
+              headers: { cookie: `${COOKIE}=${admin.account.session}` }
+            })
+            expect(accountPage.status).toBe(200)
+            expect(accountPage.text).toContain(
+              `<code>notes:read</code>, <code>notes:write</code> on <code>${AGENT_RESOURCE}</code>`
+            )
+            expect(accountPage.text).not.toContain("organizations:write")
+
+            // Demoted to member: the refresh keeps notes:write, rewrites the grant in the notebook's
+            // words, and the new token writes.
+            const demoted = yield* call(`/organizations/${organization.id}/members/${admin.memberId}`, {
+              method: "PATCH",
+              session: owner.session,
+              body: { role: "member" }
+            })
+            expect(demoted.status).toBe(200)
+            const refreshed = yield* refresh(
+              world,
+              { client_id: grant.clientId, token_endpoint_auth_method: "none" },
+              grant.refreshToken ?? ""
+            )
+            expect(refreshed.scope).toBe("notes:read notes:write")
+            const rewritten = yield* sqlQuery("SELECT scopes FROM oauth_grants WHERE client_id = $1", [
+              grant.clientId
+            ])
+            expect(rewritten[0]?.scopes).toEqual(["notes:read", "notes:write"])
+            const client = yield* mcpClient(refreshed.access_token)
+            const saved = yield* callTool(client, "save_note", { slug: "2", text: "Demoted, still writing." })
+            expect(saved.isError ?? false).toBe(false)
+            // A refresh may still narrow, naming either the former scope or the present one.
+            const narrowed = yield* refresh(
+              world,
+              { client_id: grant.clientId, token_endpoint_auth_method: "none" },
+              refreshed.refresh_token ?? "",
+              undefined,
+              { scope: "organizations:read" }
+            )
+            expect(narrowed.scope).toBe("notes:read")
+          })
+      )
+
+      it.effect(
+        "an authorization request without scope is for the resource's read scope: notes:read here, organizations:read for the default resource (foundation-extensions §8)",
+        () =>
+          Effect.gen(function* () {
+            const world = yield* oauthWorld
+            const owner = yield* signUpVerified("default scope owner")
+            const organization = yield* createOrganization(owner, "Default Scope Org")
+            const member = (yield* join(owner, organization.id, "member", "default scope member")).account
+            const client = yield* registerPublic(world, "Notebook agent")
+            const extra = { resource: AGENT_RESOURCE }
+            const start = yield* authorizationUrl(world, client.client_id, extra)
+            start.url.searchParams.delete("scope")
+            const page = yield* consentPageFor(world, member, start.url)
+            expect(page.text).toContain('name="grant.notes:read" value="notes:read" checked')
+            expect(page.text).not.toContain("grant.notes:write")
+            const approved = yield* decide(world, member, page.text)
+            const tokens = yield* exchange(world, { client, extra }, start, new URL(approved.location ?? ""))
+            expect(tokens.scope).toBe("notes:read")
+            // Without resource either, it is the foundation API's read scope.
+            const apiStart = yield* authorizationUrl(world, client.client_id)
+            apiStart.url.searchParams.delete("scope")
+            apiStart.url.searchParams.delete("resource")
+            const apiPage = yield* consentPageFor(world, member, apiStart.url)
+            const apiApproved = yield* decide(world, member, apiPage.text)
+            const apiTokens = yield* exchange(
+              world,
+              { client },
+              apiStart,
+              new URL(apiApproved.location ?? "")
+            )
+            expect(apiTokens.scope).toBe("organizations:read")
           })
       )
     })

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { ProtectedResources } from "../../http/ProtectedResources.js"
 import { Transactions } from "../Database/DatabaseEdge.js"
 import { builtOnce } from "../Database/RememberedRows.js"
 import type { GrantScope, Role } from "../Domain/Common.js"
@@ -85,6 +86,10 @@ export const grantableScopes = <S extends GrantScope>(
 ): ReadonlyArray<S> =>
   role === "member" ? scopes.filter((scope) => scope !== "organizations:write") : scopes
 
+/** Whether two sorted lists of scopes are the same. */
+const sameScopes = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) =>
+  a.length === b.length && a.every((scope, index) => scope === b[index])
+
 /** Scopes in one order, whatever order they were asked in. */
 export const sortScopes = <S extends string>(scopes: ReadonlyArray<S>): ReadonlyArray<S> => [...scopes].sort()
 
@@ -108,7 +113,11 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
     const grants = yield* GrantRepo
     const clients = yield* ClientRepo
     const organizations = yield* OrganizationRepo
+    const resources = yield* ProtectedResources
     const config = yield* FoundationConfig
+    /** Scopes a client names, as `resource` reads them today (a former scope as the one it stands for). */
+    const currentOf = (resource: string, scopes: ReadonlyArray<string>) =>
+      resources.byResource(resource)?.currentScopes(scopes) ?? scopes
     const accessSeconds = Math.floor(Duration.toSeconds(config.oauthAccessTokenTtl))
     const refreshSeconds = Math.floor(Duration.toSeconds(config.oauthRefreshTokenTtl))
 
@@ -259,7 +268,8 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
      * The refresh_token grant: rotation (the token is used up and a new one issued) with reuse
      * detection (a used one presented again revokes the grant, and with it every token of the grant).
      * `scope` may narrow the new access token, never widen it; the grant keeps its scopes, less those
-     * the person may no longer grant (demoted since).
+     * the person may no longer grant (demoted since), and a grant of a resource's former scopes takes
+     * the scopes they stand for.
      */
     const refresh = traced(
       "AuthorizationServer.refresh",
@@ -304,9 +314,12 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
               if (request.resource !== undefined && request.resource !== token.resource) {
                 return refused(new InvalidTarget({ description: "resource differs from the grant's." }))
               }
-              // The grant holds what the person may still grant: a demotion narrows it for good (a later
-              // promotion does not widen it again; the app asks the person anew).
-              const grantable = grantableScopes(membership.value.role, token.scopes)
+              // The grant holds what the person may still grant, in the resource's words of today: a
+              // demotion narrows it for good (a later promotion does not widen it again; the app asks the
+              // person anew), and a grant of the resource's former scopes is rewritten as the scopes they
+              // stand for, which are the ones checked (any member may grant the notebook's).
+              const held = resources.byResource(token.resource)?.currentScopes(token.scopes) ?? token.scopes
+              const grantable = grantableScopes(membership.value.role, held)
               if (grantable.length === 0) {
                 return refused(
                   new InvalidScope({
@@ -315,10 +328,11 @@ export class AuthorizationServer extends Effect.Service<AuthorizationServer>()("
                   })
                 )
               }
-              if (grantable.length < token.scopes.length) yield* grants.narrow(token.grantId, grantable)
+              if (!sameScopes(grantable, token.scopes)) yield* grants.narrow(token.grantId, grantable)
               let scopes: ReadonlyArray<GrantScope> = grantable
               if (request.scope !== undefined) {
-                const asked = parseScopes(request.scope)
+                const parsed = parseScopes(request.scope)
+                const asked = parsed === undefined ? undefined : currentOf(token.resource, parsed)
                 const granted = grantable as ReadonlyArray<string>
                 if (asked === undefined || !asked.every((scope) => granted.includes(scope))) {
                   return refused(

@@ -2,6 +2,7 @@
 // owners and admins see and end every grant on it (a member 403, anyone else 404, as for the
 // organization's other lists).
 import * as Effect from "effect/Effect"
+import { ProtectedResources } from "../../http/ProtectedResources.js"
 import { PageCursors } from "../Database/KeysetPage.js"
 import type { PageRequest } from "../Domain/Common.js"
 import { Connection, OrganizationConnection } from "../Domain/Connection.js"
@@ -12,33 +13,36 @@ import type { SessionPrincipal } from "../Security/Principal.js"
 import { traced } from "../Traced.js"
 import { type ConnectionRow, GrantRepo } from "./GrantRepo.js"
 
-const connectionOf = (row: ConnectionRow) =>
-  new Connection(
-    {
-      id: row.id,
-      clientId: row.clientId,
-      clientName: row.clientName,
-      organization: { id: row.organizationId, name: row.organizationName },
-      scopes: row.scopes,
-      resource: row.resource,
-      createdAt: row.createdAt,
-      lastUsedAt: row.lastUsedAt
-    },
-    // Rows were decoded on their way out of the database; the answer is encoded against the schema.
-    true
-  )
-
-const organizationConnectionOf = (row: ConnectionRow) =>
-  new OrganizationConnection(
-    { ...connectionOf(row), user: { id: row.userId, name: row.userName, email: row.userEmail } },
-    true
-  )
-
 export class Connections extends Effect.Service<Connections>()("Connections", {
   effect: Effect.gen(function* () {
     const grants = yield* GrantRepo
     const access = yield* OrganizationAccess
     const cursors = yield* PageCursors
+    const resources = yield* ProtectedResources
+
+    const connectionOf = (row: ConnectionRow) =>
+      new Connection(
+        {
+          id: row.id,
+          clientId: row.clientId,
+          clientName: row.clientName,
+          organization: { id: row.organizationId, name: row.organizationName },
+          // What the grant lets the app do at its resource now: a grant of the resource's former
+          // scopes shows the scopes they stand for, as its tokens are read and refreshed.
+          scopes: resources.byResource(row.resource)?.currentScopes(row.scopes) ?? row.scopes,
+          resource: row.resource,
+          createdAt: row.createdAt,
+          lastUsedAt: row.lastUsedAt
+        },
+        // Rows were decoded on their way out of the database; the answer is encoded against the schema.
+        true
+      )
+
+    const organizationConnectionOf = (row: ConnectionRow) =>
+      new OrganizationConnection(
+        { ...connectionOf(row), user: { id: row.userId, name: row.userName, email: row.userEmail } },
+        true
+      )
 
     /** The person's live connections, newest first. */
     const listOwn = traced("Connections.listOwn", (session: SessionPrincipal, page: PageRequest) =>

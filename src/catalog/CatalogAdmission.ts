@@ -12,6 +12,7 @@ import * as Layer from "effect/Layer"
 import { TooManyRequests } from "../http/ApiError.js"
 import { ClientAddress } from "../http/ClientAddress.js"
 import { makeRateLimiter } from "../http/RateLimiter.js"
+import { countRefusal } from "../observability/ServiceMetrics.js"
 import { CatalogConfig } from "./CatalogConfig.js"
 
 export interface CatalogAdmissionService {
@@ -50,13 +51,15 @@ export class CatalogAdmission extends Context.Tag("CatalogAdmission")<
     CatalogAdmission,
     Effect.map(Effect.all([CatalogConfig, ClientAddress]), ([config, addresses]): CatalogAdmissionService => {
       const limiter = makeRateLimiter({ perMinute: config.rateLimitPerMinute })
-      const refused = (retryAfterSeconds: number) =>
-        Either.left(
+      const refused = (retryAfterSeconds: number) => {
+        countRefusal("catalog")
+        return Either.left(
           new TooManyRequests({
             message: `More than ${config.rateLimitPerMinute} requests a minute from your address; wait ${retryAfterSeconds} s.`,
             retryAfterSeconds
           })
         )
+      }
       const admit = (client: string, cost = 1): Either.Either<void, TooManyRequests> => {
         for (let i = 0; i < cost; i++) {
           const decision = limiter.take(client)

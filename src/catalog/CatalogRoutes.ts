@@ -6,6 +6,12 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type ApiApp, layerApiApp, mountApiApp } from "../http/ApiApp.js"
 import { AfterListen, FastPaths, ReadinessChecks } from "../http/ServerRegistries.js"
+import {
+  catalogSnapshotAge,
+  catalogSnapshotInfo,
+  labels,
+  observeMetrics
+} from "../observability/ServiceMetrics.js"
 import { AskLive } from "./ask/Ask.js"
 import { Catalog, CatalogLive } from "./Catalog.js"
 import { CatalogAdmission } from "./CatalogAdmission.js"
@@ -62,6 +68,22 @@ const SnapshotReadiness = Layer.effectDiscard(
   })
 )
 
+/** The snapshot served (its id as an attribute) and its age since it was built, in the metrics. */
+const SnapshotMetrics = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const { manifest } = yield* Catalog
+    const served = labels({ "catalog.snapshot.id": manifest.id })
+    const builtAt = Date.parse(manifest.builtAt)
+    yield* observeMetrics(
+      Effect.sync(() => {
+        catalogSnapshotInfo.unsafeUpdate(1, served)
+        if (Number.isFinite(builtAt))
+          catalogSnapshotAge.unsafeUpdate(Math.max(0, (Date.now() - builtAt) / 1000), [])
+      })
+    )
+  })
+)
+
 /** Every catalog route, with the catalog's services. */
 export const layerCatalog = Layer.mergeAll(
   mountApiApp(CatalogApiApp, "/*"),
@@ -69,6 +91,7 @@ export const layerCatalog = Layer.mergeAll(
   FastPath,
   WarmUp,
   SnapshotReadiness,
+  SnapshotMetrics,
   McpRoutes,
   RpcRoutes
 ).pipe(

@@ -65,18 +65,21 @@ export const dbClientOperationDuration = described(
   (description) => Metric.histogram("db.client.operation.duration", durationBuckets, description)
 )
 
-export const dbClientConnectionCount = described(
-  "db.client.connection.count",
+// The pool's gauges keep the semantic conventions' earlier names (`db.client.connections.*`, with
+// `state` and `pool.name`): the current `db.client.connection.count` ends in `_count` in Prometheus,
+// a suffix Prometheus keeps for histograms and summaries, and promtool refuses it.
+export const dbClientConnectionsUsage = described(
+  "db.client.connections.usage",
   "{connection}",
   "Connections of the database pool, by state (used or idle).",
-  (description) => Metric.gauge("db.client.connection.count", { description })
+  (description) => Metric.gauge("db.client.connections.usage", { description })
 )
 
-export const dbClientConnectionPendingRequests = described(
-  "db.client.connection.pending_requests",
+export const dbClientConnectionsPendingRequests = described(
+  "db.client.connections.pending_requests",
   "{request}",
   "Statements waiting for a connection of the pool.",
-  (description) => Metric.gauge("db.client.connection.pending_requests", { description })
+  (description) => Metric.gauge("db.client.connections.pending_requests", { description })
 )
 
 export const outboxBacklog = described(

@@ -257,6 +257,9 @@ export const readTelemetrySettings = Effect.gen(function* () {
 /** Whether spans are exported (read where a second path must step aside for the traced one). */
 export const tracesExported = Effect.map(readTelemetrySettings, (settings) => Option.isSome(settings.traces))
 
+/** Whether metrics go anywhere (read where measuring has a cost of its own: every SQL statement). */
+export const metricsExported = Effect.map(readTelemetrySettings, measuresRequests)
+
 export class TelemetryConfig extends Context.Tag("TelemetryConfig")<TelemetryConfig, TelemetrySettings>() {
   static readonly layer = Layer.effect(TelemetryConfig, readTelemetrySettings)
 }

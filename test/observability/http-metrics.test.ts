@@ -13,7 +13,9 @@ import {
   prometheusScraping,
   prometheusUnavailable,
   promtoolCheck,
-  queryPrometheus
+  queryPrometheus,
+  sample,
+  scrape
 } from "../support/Prometheus.js"
 import { request } from "../support/TestServer.js"
 
@@ -36,34 +38,6 @@ const measuredCatalog = Layer.unwrapScoped(
     )
   })
 )
-
-const scrape = (port: number) =>
-  Effect.promise(async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/metrics`)
-    return {
-      status: response.status,
-      type: response.headers.get("content-type"),
-      text: await response.text()
-    }
-  })
-
-/** The value of the sample `name{labels}` in Prometheus text, when there is one. */
-const sample = (text: string, name: string, labels: Record<string, string>): number | undefined => {
-  for (const line of text.split("\n")) {
-    if (!line.startsWith(`${name}{`)) continue
-    const inner = line.slice(name.length + 1, line.lastIndexOf("}"))
-    const found = Object.fromEntries(
-      [...inner.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((match) => [
-        match[1],
-        match[2]
-      ])
-    )
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) {
-      return Number(line.slice(line.lastIndexOf(" ") + 1))
-    }
-  }
-  return undefined
-}
 
 const episodeRoute = {
   http_request_method: "GET",

@@ -111,3 +111,37 @@ export const queryPrometheus = (prometheus: RunningPrometheus, query: string) =>
       return []
     }
   })
+
+/** The Prometheus text of METRICS_PORT `port`, with its status and content type. */
+export const scrape = (port: number) =>
+  Effect.promise(async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`)
+    return {
+      status: response.status,
+      type: response.headers.get("content-type"),
+      text: await response.text()
+    }
+  })
+
+/** The value of the first sample `name{labels}` in Prometheus text that has `labels`, if any. */
+export const sample = (
+  text: string,
+  name: string,
+  labels: Record<string, string> = {}
+): number | undefined => {
+  for (const line of text.split("\n")) {
+    const labelled = line.startsWith(`${name}{`)
+    if (!labelled && !line.startsWith(`${name} `)) continue
+    const inner = labelled ? line.slice(name.length + 1, line.lastIndexOf("}")) : ""
+    const found = Object.fromEntries(
+      [...inner.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((match) => [
+        match[1],
+        match[2]
+      ])
+    )
+    if (Object.entries(labels).every(([key, value]) => found[key] === value)) {
+      return Number(line.slice(line.lastIndexOf(" ") + 1))
+    }
+  }
+  return undefined
+}

@@ -18,9 +18,11 @@ import type * as Scope from "effect/Scope"
 import * as Str from "effect/String"
 import * as Pg from "pg"
 import { ReadinessChecks } from "../../http/ServerRegistries.js"
+import { metricsExported } from "../../observability/TelemetryConfig.js"
 import { FoundationConfig, type FoundationSettings } from "../FoundationConfig.js"
 import { type EmbeddedPostgresError, embeddedPostgres } from "./EmbeddedPostgres.js"
 import { runMigrations } from "./Migrations.js"
+import { measureStatements, observePool } from "./PoolMetrics.js"
 import { DatabasePool } from "./UntracedStatements.js"
 
 const INT8_OID = 20
@@ -66,11 +68,13 @@ const poolOptions = (
       }))
   })
 
-const openPool = (options: Pg.PoolConfig) =>
+const openPool = (options: Pg.PoolConfig, measured: boolean) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
         const pool = new Pg.Pool(options)
+        // With metrics exported, every statement of every client is timed, from the first one on.
+        if (measured) pool.on("connect", measureStatements)
         // An idle connection dropped by the server must not crash the process; the pool replaces it.
         pool.on("error", () => {})
         try {
@@ -120,7 +124,10 @@ export const layerClient: Layer.Layer<
   Effect.gen(function* () {
     const settings = yield* FoundationConfig
     const options = yield* poolOptions(settings)
-    const pool = yield* openPool(options)
+    // A telemetry setting that cannot be honoured stops the start where telemetry is built, naming it.
+    const measured = yield* Effect.orElseSucceed(metricsExported, () => false)
+    const pool = yield* openPool(options, measured)
+    yield* observePool(pool)
     const transformResultNames = remembered(Str.snakeToCamel)
     const client = yield* PgClient.fromPool({
       acquire: Effect.succeed(pool),

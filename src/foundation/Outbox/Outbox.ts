@@ -19,6 +19,12 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
+import {
+  observeMetrics,
+  outboxBacklog,
+  outboxDeliveryFailures,
+  outboxOldestAge
+} from "../../observability/ServiceMetrics.js"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { MailTransport } from "./MailTransport.js"
@@ -77,6 +83,9 @@ const LeasedMessage = Schema.Struct({
   attempts: Schema.Int
 })
 type LeasedMessage = typeof LeasedMessage.Type
+
+/** What waits in the outbox: the table's, so every instance reports the same numbers. */
+const Backlog = Schema.Struct({ messages: Schema.Int, oldestSeconds: Schema.Number })
 
 const describeFailure = (cause: Cause.Cause<Error | Cause.TimeoutException>): string => {
   const failure = Cause.squash(cause)
@@ -142,7 +151,10 @@ export const OutboxWorker = Layer.scopedDiscard(
           Effect.timeout(DELIVERY_TIMEOUT),
           Effect.matchCauseEffect({
             onSuccess: () => markDelivered(message.id),
-            onFailure: (cause) => markFailed(message, describeFailure(cause))
+            onFailure: (cause) => {
+              outboxDeliveryFailures.unsafeUpdate(1, [])
+              return markFailed(message, describeFailure(cause))
+            }
           })
         )
 
@@ -158,6 +170,28 @@ export const OutboxWorker = Layer.scopedDiscard(
           ),
           messages.length === BATCH ? drain : Effect.void
         )
+    )
+
+    // The backlog in the metrics, read at each collection (one count over the pending rows' index);
+    // a database that does not answer leaves the gauges as they were.
+    const backlog = SqlSchema.single({
+      Request: Schema.Void,
+      Result: Backlog,
+      execute: () => sql`
+        SELECT count(*)::int AS messages,
+          coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest_seconds
+        FROM outbox WHERE delivered_at IS NULL`
+    })
+    yield* observeMetrics(
+      backlog(undefined).pipe(
+        Effect.tap(({ messages, oldestSeconds }) =>
+          Effect.sync(() => {
+            outboxBacklog.unsafeUpdate(messages, [])
+            outboxOldestAge.unsafeUpdate(oldestSeconds, [])
+          })
+        ),
+        Effect.ignore
+      )
     )
 
     const waitForWork = Effect.race(outbox.doorbell.take, Effect.sleep(outboxPollInterval))

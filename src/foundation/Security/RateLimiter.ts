@@ -12,6 +12,7 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
+import { countRefusal } from "../../observability/ServiceMetrics.js"
 import { repositoryCall } from "../Database/DatabaseEdge.js"
 import { RateLimited } from "../Domain/Errors.js"
 
@@ -34,6 +35,12 @@ interface LocalCounter {
   /** Local clock (ms) at which the window the count belongs to ends. */
   windowEndsAt: number
   readonly windowSeconds: number
+}
+
+/** The name of the limit a key counts for: its prefix (`credential`, `auth-address`, `oauth-token`…). */
+const limitOf = (key: string): string => {
+  const colon = key.indexOf(":")
+  return colon === -1 ? key : key.slice(0, colon)
 }
 
 export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
@@ -112,11 +119,13 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("RateLimiter", {
               if (live) counter.writing -= carried
             })
           ),
-          Effect.flatMap((row) =>
-            row.count <= limit
-              ? Effect.void
-              : Effect.fail(new RateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(row.secondsLeft)) }))
-          )
+          Effect.flatMap((row) => {
+            if (row.count <= limit) return Effect.void
+            countRefusal(limitOf(key))
+            return Effect.fail(
+              new RateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(row.secondsLeft)) })
+            )
+          })
         )
       }
     )

@@ -8,7 +8,14 @@ import type { ChildProcess } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import autocannon from "autocannon"
+import {
+  defaultConnections as connections,
+  type Measured,
+  measure,
+  median,
+  pairedRatio,
+  defaultSeconds as seconds
+} from "./_servers/Load.js"
 import { ensureSnapshot, startCommand, startServer } from "./_servers/StartCommand.js"
 
 const root = resolve(import.meta.dirname, "..")
@@ -25,8 +32,6 @@ const demoSnapshot = useCorpus ? join(tmpdir(), "bench-snapshot-content") : unde
 if (demoSnapshot) ensureSnapshot(demoSnapshot, undefined)
 const manifest = JSON.parse(readFileSync(join(snapshot, "manifest.json"), "utf8"))
 const slug = Object.keys(manifest.transcripts)[0] as string
-const seconds = Number(process.env.BENCH_SECONDS ?? 10)
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
 
 // Our server runs as `npm start` runs it: the bundled build, plain node with the same flags.
 const ourCommand = startCommand()
@@ -48,62 +53,6 @@ const baseline = (kind: "raw" | "fastify", port: number) =>
     { BENCH_SLUG: slug },
     /ready/
   )
-
-interface Measured {
-  readonly requestsPerSecond: number
-  readonly p50: number
-  readonly p99: number
-  /** CPU time the server process spent per request (user + system), from /proc. */
-  readonly cpuMicroseconds: number | undefined
-}
-
-/** User + system CPU time of a process in microseconds (Linux; clock ticks of 10 ms). */
-const cpuTime = (pid: number | undefined): number | undefined => {
-  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
-  return (Number(fields[11]) + Number(fields[12])) * 10_000
-}
-
-const measure = async (
-  url: string,
-  options: {
-    readonly headers?: Record<string, string>
-    readonly paths?: ReadonlyArray<string>
-    readonly connections?: number
-    readonly pid?: number | undefined
-    /** Every answer must be in this class (2 for 200s, 3 for 304s), or the run measured something else. */
-    readonly statusClass?: 2 | 3
-  } = {}
-): Promise<Measured> => {
-  const run = (duration: number) =>
-    autocannon({
-      url,
-      connections: options.connections ?? connections,
-      duration,
-      headers: options.headers ?? {},
-      ...(options.paths ? { requests: options.paths.map((path) => ({ method: "GET" as const, path })) } : {})
-    })
-  await run(2)
-  const cpuBefore = cpuTime(options.pid)
-  const result = await run(seconds)
-  const cpuAfter = cpuTime(options.pid)
-  const expected = options.statusClass ?? 2
-  const inClass = expected === 2 ? result["2xx"] : result["3xx"]
-  if (inClass !== result.requests.total || result.errors > 0) {
-    throw new Error(
-      `${url}: expected only ${expected}xx answers, got ${result["2xx"]} 2xx, ${result["3xx"]} 3xx, ${result["4xx"]} 4xx, ${result["5xx"]} 5xx and ${result.errors} errors of ${result.requests.total}`
-    )
-  }
-  return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuMicroseconds:
-      cpuBefore === undefined || cpuAfter === undefined
-        ? undefined
-        : (cpuAfter - cpuBefore) / result.requests.total
-  }
-}
 
 // Two-word queries from mid-frequency terms: more distinct queries than the caches hold, so every
 // search is computed afresh (the LRU caches miss on a cycle longer than their capacity).
@@ -130,14 +79,6 @@ interface Scenario {
   readonly options?: Parameters<typeof measure>[1]
   /** The name of the scenario this one is compared with. */
   readonly baseline?: string
-}
-
-const median = (values: ReadonlyArray<number>): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }
 
 const servers: Array<ChildProcess> = []
@@ -288,11 +229,6 @@ try {
   await measureRounds(effectPath)
 
   const format = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 })
-  /** The median of per-round ratios, with their range when there is more than one round. */
-  const pairedRatio = (ratios: ReadonlyArray<number>) =>
-    ratios.length === 1
-      ? `${(ratios[0] as number).toFixed(2)}×`
-      : `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`
   const row = (scenario: Scenario) => {
     const own = runs.get(scenario.name) as Array<Measured>
     const base =

@@ -2,7 +2,8 @@
 // as a pipeline of steps with one job each: read the feed and its items' files (ReadFeed, ReadItem,
 // ReadDocs), compile the records (CompileRecords), build the indexes (Indexes), stage the search
 // files (StageSearchFiles) and the JSON Schemas (StageSchemas), write the static search files
-// (StaticSearch), then the rest (WriteSnapshot, MakeManifest).
+// (StaticSearch) and the search page that reads them (SearchPage), then the rest (WriteSnapshot,
+// MakeManifest).
 // Every input problem becomes a BuildError naming the file (and line and item where known) before
 // anything is written.
 import { resolve } from "node:path"
@@ -15,6 +16,7 @@ import { makeManifest, wordsOf } from "./MakeManifest.js"
 import { readDocs } from "./ReadDocs.js"
 import { identifyItems, readFeed } from "./ReadFeed.js"
 import { readItem } from "./ReadItem.js"
+import { writeSearchPage } from "./SearchPage.js"
 import { stageSnapshot } from "./SnapshotWriter.js"
 import { stageSchemas } from "./StageSchemas.js"
 import { stageSearchFiles } from "./StageSearchFiles.js"
@@ -102,11 +104,14 @@ export const buildCatalog = (options: BuildOptions): Effect.Effect<BuildSummary,
             options: options.staticSearch ?? defaultStaticSearchOptions
           },
           options.progress
-        ),
+        ).then(async (written) => {
+          await writeSearchPage(staged, feed.channel.title)
+          return written
+        }),
       catch: (error) =>
         new BuildError({
           file: options.out,
-          reason: `cannot write the static search files: ${String(error)}`
+          reason: `cannot write the static search files and page: ${String(error)}`
         })
     }).pipe(Effect.tapError(() => Effect.promise(() => staged.discard())))
     const staticSearchTable = staged.searchFiles()

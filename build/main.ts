@@ -46,7 +46,12 @@ const newestChange = (path: string, skip: string): number => {
 // The compiler and the snapshot's schemas are sources too: a snapshot written by an older build
 // step may not be in the format this server reads.
 const here = dirname(fileURLToPath(import.meta.url))
-const compilerSources = [here, join(here, "..", "src", "catalog")]
+// The search page bundles the snapshot reader's sources.
+const compilerSources = [
+  here,
+  join(here, "..", "src", "catalog"),
+  join(here, "..", "packages", "snapshot-reader", "src")
+]
 
 const isFresh = (): boolean => {
   const manifest = join(out, "manifest.json")

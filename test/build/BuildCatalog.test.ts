@@ -72,9 +72,11 @@ describe("a successful build", () => {
   it("names every file in the manifest with its SHA-256, and each JSON file has identical gzip and brotli copies", async () => {
     await built
     const files = manifest().files
-    // The static search files are listed in their own table (test/build/snapshot-format.test.ts).
+    // The static search files and the search page are listed in their own table
+    // (test/build/snapshot-format.test.ts).
     const onDisk = [...tree(fixture.out).keys()].filter(
-      (path) => !path.startsWith("manifest.json") && !path.startsWith("search")
+      (path) =>
+        !path.startsWith("manifest.json") && !path.startsWith("search") && !path.startsWith("index.html")
     )
     expect(Object.keys(files).sort()).toEqual(onDisk.sort())
     for (const [path, entry] of Object.entries(files)) {

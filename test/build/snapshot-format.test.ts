@@ -1,8 +1,8 @@
 // The snapshot as a documented format (catalog-extensions §6): the manifest names its formatVersion
 // and a JSON Schema per kind of file, shipped in the snapshot; every file the build writes is valid
 // against the schema of its kind, read with a JSON Schema 2020-12 validator that knows nothing of
-// Effect. The static search files are listed in a table of their own (the manifest names it), each
-// with its hash and a gzip copy. Checked on the fixture podcast and on the demo in content/.
+// Effect. The static search files and the search page are listed in a table of their own (the
+// manifest names it), each with its hash and a gzip copy. Checked on the fixture podcast and on the demo in content/.
 import { createHash } from "node:crypto"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -79,7 +79,10 @@ const filesByKind = (manifest: Manifest): Array<readonly [string, SnapshotFileKi
   )
 ]
 
-/** The static search files on disk are those the table lists, with their hashes, sizes and gzip copies. */
+/**
+ * The static search files on disk (the search page's among them: `index.html` and its folder under
+ * `search/`) are those the table lists, with their hashes, sizes and gzip copies.
+ */
 const checkSearchTable = (directory: string, manifest: Manifest) => {
   const table = JSON.parse(readFileSync(join(directory, manifest.search.files), "utf8")) as Record<
     string,
@@ -87,7 +90,9 @@ const checkSearchTable = (directory: string, manifest: Manifest) => {
   >
   const onDisk = [
     ...filesUnder(directory, "search"),
-    ...readdirSync(directory).filter((name) => name.startsWith("search.json"))
+    ...readdirSync(directory).filter(
+      (name) => name.startsWith("search.json") || name.startsWith("index.html")
+    )
   ]
   expect(Object.keys(table).sort()).toEqual(onDisk.sort())
   for (const [path, entry] of Object.entries(table)) {

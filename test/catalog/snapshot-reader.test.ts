@@ -4,9 +4,7 @@
 // words are asked of the reader and of the real server's REST API, page after page, and the answers
 // are the same. The corpus part is in test/corpus/changelog.test.ts, over the build it makes anyway.
 import { readFileSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
-import { join, normalize } from "node:path"
+import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { openSnapshot, SnapshotReaderError } from "@podcast-platform/snapshot-reader"
@@ -16,33 +14,9 @@ import * as Layer from "effect/Layer"
 import { bundleReader } from "../../packages/snapshot-reader/bundle.js"
 import { buildContentSnapshotWith, contentOrigin, splitFrequentTerms } from "../support/ContentTestServer.js"
 import { compareWithService, queriesFrom } from "../support/ReaderDifferential.js"
+import { staticHost } from "../support/StaticHost.js"
 import { tempDir } from "../support/TempDir.js"
-import { testServer } from "../support/TestServer.js"
-
-/** A static host like `python3 -m http.server`: files as they are, no Content-Encoding. */
-const staticHost = (directory: string) =>
-  Effect.acquireRelease(
-    Effect.promise(
-      () =>
-        new Promise<{ url: string; close: () => void }>((resolve) => {
-          const server = createServer((req, res) => {
-            const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://host").pathname))
-            try {
-              res.writeHead(200).end(readFileSync(join(directory, path)))
-            } catch {
-              res.writeHead(404).end()
-            }
-          })
-          server.listen(0, "127.0.0.1", () =>
-            resolve({
-              url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-              close: () => server.close()
-            })
-          )
-        })
-    ),
-    (host) => Effect.sync(host.close)
-  )
+import { request, testServer } from "../support/TestServer.js"
 
 class DemoSnapshot extends Context.Tag("DemoSnapshot")<DemoSnapshot, string>() {}
 
@@ -141,6 +115,29 @@ describe("the snapshot reader", () => {
         }
         expect(overHttp.transferred()).toEqual(fromFolder.transferred())
       })
+    )
+
+    it.effect(
+      "reads an episode by its slug as the service answers its detail, and none for a slug it lacks",
+      () =>
+        Effect.gen(function* () {
+          const directory = yield* DemoSnapshot
+          const manifest = JSON.parse(readFileSync(join(directory, "manifest.json"), "utf8")) as {
+            episodes: Record<string, string>
+          }
+          const slugs = Object.keys(manifest.episodes)
+          expect(slugs.length).toBeGreaterThan(40)
+          const reader = yield* Effect.promise(() => openSnapshot(directory, { apiOrigin: contentOrigin }))
+          for (const slug of slugs) {
+            const answer = yield* request(`/v1/episodes/${slug}`)
+            expect(answer.status).toBe(200)
+            const read = yield* Effect.promise(() => reader.episode(slug))
+            expect(read, slug).toEqual((answer.json as { data: unknown }).data)
+          }
+          for (const slug of ["999999", "4x", ""]) {
+            expect(yield* Effect.promise(() => reader.episode(slug)), slug).toBeUndefined()
+          }
+        })
     )
 
     it.effect("refuses a query with no word, and a folder that is not a snapshot, saying why", () =>

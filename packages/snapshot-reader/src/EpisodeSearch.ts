@@ -94,7 +94,30 @@ export const makeEpisodeSearch = (
     return known
   }
 
-  return async (query: EpisodeSearchQuery): Promise<Page<EpisodeJson>> => {
+  /**
+   * An episode's index id by its slug, from the episode files' names (`episodes/<slug>.<hash>.json`,
+   * content/docs/snapshot.md), found once.
+   */
+  let bySlug: Map<string, number> | undefined
+  const indexOfSlug = (m: Meta, slug: string): number | undefined => {
+    if (bySlug === undefined) {
+      bySlug = new Map()
+      m.episodes.forEach(([path], index) => {
+        const named = /^episodes\/(-?[0-9]+)\.[0-9a-f]{16}\.json$/.exec(path)?.[1]
+        if (named !== undefined) bySlug?.set(named, index)
+      })
+    }
+    return bySlug.get(slug)
+  }
+
+  /** The episode with this slug as the service answers its detail, or undefined when there is none. */
+  const episode = async (slug: string): Promise<EpisodeJson | undefined> => {
+    const m = await meta()
+    const index = indexOfSlug(m, slug)
+    return index === undefined ? undefined : episodeAt(m, index)
+  }
+
+  const search = async (query: EpisodeSearchQuery): Promise<Page<EpisodeJson>> => {
     const m = await meta()
     const session = query.session
     const q = query.q?.trim()
@@ -134,4 +157,6 @@ export const makeEpisodeSearch = (
       matchedFields
     }))
   }
+
+  return { search, episode }
 }

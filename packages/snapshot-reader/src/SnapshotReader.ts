@@ -29,6 +29,11 @@ export interface SnapshotReaderOptions {
 export interface SnapshotReader {
   /** Episodes by relevance to `q`, or newest first without it; `session` filters. */
   readonly searchEpisodes: (query: EpisodeSearchQuery) => Promise<Page<typeof Episode.Encoded>>
+  /**
+   * The episode with this slug, as the service answers `GET /v1/episodes/{slug}` (its `data`), or
+   * undefined when the snapshot has none: reads the episode's own file.
+   */
+  readonly episode: (slug: string) => Promise<typeof Episode.Encoded | undefined>
   /** Transcript paragraphs holding every word of `q`, by relevance; `session` filters. */
   readonly searchTranscripts: (query: TranscriptSearchQuery) => Promise<Page<typeof TranscriptHit.Encoded>>
   /** Reads the two descriptions every search starts from, so that the first search reads only its own parts. */
@@ -69,7 +74,8 @@ export const openSnapshot = async (
     preload: async () => {
       await Promise.all([files.json(entry.episodes), files.json(entry.transcripts)])
     },
-    searchEpisodes: episodes,
+    searchEpisodes: episodes.search,
+    episode: episodes.episode,
     searchTranscripts: transcripts,
     transferred: files.transferred
   }

@@ -11,9 +11,11 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { Catalog } from "../catalog/Catalog.js"
 import { CatalogAdmission } from "../catalog/CatalogAdmission.js"
 import { CatalogReads } from "../catalog/CatalogReads.js"
 import { catalogTools } from "../catalog/mcp/CatalogTools.js"
+import { catalogView } from "../catalog/mcp/CatalogView.js"
 import { makeMcpHandler } from "../catalog/mcp/McpHandler.js"
 import { type CallerOfRequest, mcpAccess, mcpEndpoint, mcpErrorLog } from "../catalog/mcp/McpRoutes.js"
 import { makeToolServerFactory } from "../catalog/mcp/ToolServer.js"
@@ -36,6 +38,7 @@ const instructions =
 
 const AgentMcpRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
+    const catalog = yield* Catalog
     const reads = yield* CatalogReads
     const admission = yield* CatalogAdmission
     const authenticator = yield* Authenticator
@@ -51,6 +54,8 @@ const AgentMcpRoutes = HttpLayerRouter.use((router) =>
       instructions,
       // The catalog's own tool definitions, beside the notebook's.
       tools: [...catalogTools(reads), ...notebookTools(runtime, notes, reads)],
+      // The catalog tools' view, as /mcp offers it (any grant for this resource may read it: it holds no data).
+      views: [catalogView(catalog.episodes)],
       // The lists are the same for every caller, but they answer an authenticated request: no shared cache.
       cacheHint: { ttlMs: 300_000, cacheScope: "private" },
       scopeChallenge: agentScopeChallenge
@@ -61,11 +66,11 @@ const AgentMcpRoutes = HttpLayerRouter.use((router) =>
      * the same object back to the factory of that request's server.
      */
     const calls = new WeakMap<AuthInfo, AgentCall>()
-    const handler = makeMcpHandler(({ authInfo }) => {
+    const handler = makeMcpHandler(({ authInfo }, client) => {
       const call = authInfo === undefined ? undefined : calls.get(authInfo)
       // The endpoint authenticates every request before the SDK sees it (callerOf below).
       if (call === undefined) throw new Error("an /mcp/agent server was asked for without a verified grant")
-      return build(call)
+      return build(call, client)
     }, onError)
 
     /**

@@ -5,8 +5,10 @@
 // tokens of other resources refused both ways, revoked connections, and the Host/Origin rules.
 
 import { describe, expect, it, layer } from "@effect/vitest"
+import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server"
 import * as Effect from "effect/Effect"
 import { agentScopes } from "../../src/agent/AgentResource.js"
+import { catalogViewUri } from "../../src/catalog/mcp/CatalogView.js"
 import { backends, hasPostgres, postgresUnavailable } from "../foundation/support/Backends.js"
 import {
   COOKIE,
@@ -30,7 +32,7 @@ import {
   refresh,
   registerPublic
 } from "../foundation/support/OAuthFlow.js"
-import { clientKinds, type McpSession } from "../support/McpClients.js"
+import { appsCapabilities, clientKinds, type McpSession } from "../support/McpClients.js"
 import { describeNeeding } from "../support/Needs.js"
 import { request } from "../support/TestServer.js"
 import {
@@ -156,6 +158,31 @@ for (const backend of backends) {
                 idempotentHint: true
               })
             }
+          })
+      )
+
+      it.scoped(
+        "to a client that shows MCP Apps, the catalog's tools name the same view as /mcp, which a read grant reads; the notebook's tools name none",
+        () =>
+          Effect.gen(function* () {
+            const { grant } = yield* ownerWithGrant("viewer", "notes:read")
+            const client = yield* mcpClient(grant.accessToken, "v2 client, 2026-07-28", appsCapabilities)
+            const tools = yield* toolsOf(client)
+            const named = tools.filter((tool) => tool._meta !== undefined).map((tool) => tool.name)
+            expect(named.sort()).toEqual(["get_episode", "search_episodes", "search_transcripts"])
+            for (const tool of tools.filter((tool) => tool._meta !== undefined)) {
+              expect(tool._meta?.ui, tool.name).toEqual({ resourceUri: catalogViewUri })
+            }
+            const { _meta, ...plain } = tools.find((tool) => tool.name === "get_episode") ?? { name: "" }
+            const without = yield* toolsOf(yield* mcpClient(grant.accessToken))
+            expect(without.find((tool) => tool.name === "get_episode")).toEqual(plain)
+            const read = yield* Effect.promise(() => client.readResource(catalogViewUri))
+            expect(read.contents[0]?.mimeType).toBe(RESOURCE_MIME_TYPE)
+            expect(read.contents[0]?._meta).toMatchObject({ ui: { csp: { connectDomains: [] } } })
+            const [contents] = read.contents
+            expect(contents !== undefined && "text" in contents ? contents.text : "").toMatch(
+              /^<!doctype html>/
+            )
           })
       )
 

@@ -5,11 +5,14 @@
 import {
   type CallToolResult,
   Client,
+  type ClientCapabilities,
   type ReadResourceResult,
   type Resource,
+  type ServerCapabilities,
   StreamableHTTPClientTransport,
   type Tool
 } from "@modelcontextprotocol/client"
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server"
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as Effect from "effect/Effect"
@@ -34,6 +37,8 @@ export interface McpSession {
   readonly kind: ClientKind
   readonly protocolVersion: string | undefined
   readonly serverName: string | undefined
+  /** What the server declared (in `initialize` or `server/discover`). */
+  readonly serverCapabilities: ServerCapabilities | undefined
   readonly listTools: () => Promise<ReadonlyArray<Tool>>
   readonly callTool: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>
   readonly listResources: () => Promise<ReadonlyArray<Resource>>
@@ -44,6 +49,13 @@ export interface McpSession {
 export interface ConnectOptions {
   /** Headers sent with every request (Origin, Authorization…). */
   readonly headers?: Record<string, string>
+  /** What the client declares beyond its defaults (the v2 clients only), e.g. the MCP Apps extension. */
+  readonly capabilities?: ClientCapabilities
+}
+
+/** What a host that shows MCP Apps views declares (the `io.modelcontextprotocol/ui` extension). */
+export const appsCapabilities: ClientCapabilities = {
+  extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } }
 }
 
 const clientInfo = { name: "catalog-test", version: "1.0.0" }
@@ -56,6 +68,7 @@ export const openSession = async (
 ): Promise<McpSession> => {
   const requestInit = options.headers === undefined ? {} : { requestInit: { headers: options.headers } }
   if (kind === "v1 client") {
+    if (options.capabilities !== undefined) throw new Error("the v1 client declares no extensions")
     const transport = new V1Transport(url, requestInit)
     const client = new V1Client(clientInfo)
     await client.connect(transport)
@@ -63,6 +76,7 @@ export const openSession = async (
       kind,
       protocolVersion: transport.protocolVersion,
       serverName: client.getServerVersion()?.name,
+      serverCapabilities: client.getServerCapabilities() as ServerCapabilities | undefined,
       // The two SDKs' result types are the same wire shapes, declared twice.
       listTools: async () => (await client.listTools()).tools as unknown as ReadonlyArray<Tool>,
       callTool: async (name, args = {}) =>
@@ -74,13 +88,15 @@ export const openSession = async (
     }
   }
   const client = new Client(clientInfo, {
-    ...(kind === "v2 client, 2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {})
+    ...(kind === "v2 client, 2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
+    ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities })
   })
   await client.connect(new StreamableHTTPClientTransport(url, requestInit))
   return {
     kind,
     protocolVersion: client.getNegotiatedProtocolVersion(),
     serverName: client.getServerVersion()?.name,
+    serverCapabilities: client.getServerCapabilities(),
     listTools: async () => (await client.listTools()).tools,
     callTool: (name, args = {}) => client.callTool({ name, arguments: args }),
     listResources: async () => (await client.listResources()).resources,

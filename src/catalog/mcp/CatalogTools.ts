@@ -1,5 +1,6 @@
 // The four tools of the catalog MCP server (`/mcp`, catalog-extensions §7): the REST reads, answered
-// by the same CatalogReads, with the catalog's Schema classes as input and output schemas.
+// by the same CatalogReads, with the catalog's Schema classes as input and output schemas. Three of
+// them have the catalog's view (CatalogView.ts) for hosts that show MCP Apps.
 import * as Either from "effect/Either"
 import { maxCharactersBounds, pageSizeBounds } from "../CatalogLimits.js"
 import type { CatalogReadsService } from "../CatalogReads.js"
@@ -7,6 +8,7 @@ import { EpisodeSearchRequest, LenientSlugField, TranscriptSearchRequest } from 
 import { EpisodePage, TranscriptHitPage } from "../domain/Collections.js"
 import { EpisodeDetail } from "../domain/Episode.js"
 import { requestOf } from "../RequestStruct.js"
+import { catalogViewUri } from "./CatalogView.js"
 import { makeTool } from "./McpTool.js"
 import { episodePageText, episodeText, excerptText, hitPageText } from "./ToolText.js"
 import { excerptOf, TranscriptExcerpt, TranscriptExcerptRequest } from "./TranscriptExcerpt.js"
@@ -27,7 +29,8 @@ export const catalogTools = (reads: CatalogReadsService) => [
     input: EpisodeSearchRequest,
     output: EpisodePage,
     run: reads.searchEpisodes,
-    render: episodePageText
+    render: episodePageText,
+    view: catalogViewUri
   }),
   makeTool({
     name: "get_episode",
@@ -38,7 +41,8 @@ export const catalogTools = (reads: CatalogReadsService) => [
     input: EpisodeToolRequest,
     output: EpisodeDetail,
     run: ({ slug }) => reads.episode(slug),
-    render: episodeText
+    render: episodeText,
+    view: catalogViewUri
   }),
   makeTool({
     name: "search_transcripts",
@@ -50,7 +54,8 @@ export const catalogTools = (reads: CatalogReadsService) => [
     input: TranscriptSearchRequest,
     output: TranscriptHitPage,
     run: reads.searchTranscripts,
-    render: hitPageText
+    render: hitPageText,
+    view: catalogViewUri
   }),
   makeTool({
     name: "get_transcript",

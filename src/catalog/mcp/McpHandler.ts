@@ -5,7 +5,8 @@
 // plain requests) are served statelessly by the SDK's Streamable HTTP transport from the same
 // factory. That second leg is ours only because the SDK's own fallback answers in server-sent events,
 // where we answer plain JSON as before (see docs/decisions/mcp-sdk-v2.md): the routing is the SDK's
-// own `isLegacyRequest`, the classification `createMcpHandler` itself runs.
+// own `isLegacyRequest`, the classification `createMcpHandler` itself runs. A server is built for what
+// the request's client declared (AppsExtension.ts): only 2026-07-28 requests say it.
 import {
   type AuthInfo,
   createMcpHandler,
@@ -14,6 +15,7 @@ import {
   type McpServer,
   WebStandardStreamableHTTPServerTransport
 } from "@modelcontextprotocol/server"
+import { type ClientFeatures, featuresOfModernRequest, withoutFeatures } from "./AppsExtension.js"
 
 /**
  * The id of a single JSON-RPC request, when it can be read (the rule the SDK's 2026-07-28 handler
@@ -44,8 +46,11 @@ const withRequestId = async (answer: Response, body: unknown): Promise<Response>
   return new Response(JSON.stringify(refusal), { status: answer.status, headers: answer.headers })
 }
 
-/** Builds the server for one request of one era; `authInfo` is the caller's verified grant, if any. */
-export type McpServerFactory = (context: McpRequestContext) => McpServer
+/**
+ * Builds the server for one request of one era, for what its client declared; `authInfo` is the
+ * caller's verified grant, if any.
+ */
+export type McpServerFactory = (context: McpRequestContext, client: ClientFeatures) => McpServer
 
 /**
  * Answers one MCP POST: `request` carries the method, URL and headers (its body is not read),
@@ -57,15 +62,26 @@ export type McpHandler = (request: Request, body: unknown, authInfo?: AuthInfo) 
 export type McpErrorReporter = (error: Error) => void
 
 export const makeMcpHandler = (factory: McpServerFactory, onError: McpErrorReporter): McpHandler => {
+  /**
+   * What the client of each 2026-07-28 request declared, keyed by the Request handed to the SDK, which
+   * gives the same object back to the factory as `requestInfo`.
+   */
+  const declared = new WeakMap<Request, ClientFeatures>()
   // The 2025 revisions are served below, so the SDK's handler refuses anything without the envelope.
-  const modern = createMcpHandler(factory, { legacy: "reject", onerror: onError })
+  const modern = createMcpHandler(
+    (context) =>
+      factory(
+        context,
+        (context.requestInfo === undefined ? undefined : declared.get(context.requestInfo)) ?? withoutFeatures
+      ),
+    { legacy: "reject", onerror: onError }
+  )
 
   const legacy = async (request: Request, body: unknown, authInfo: AuthInfo | undefined) => {
-    const server = factory({
-      era: "legacy",
-      requestInfo: request,
-      ...(authInfo === undefined ? {} : { authInfo })
-    })
+    const server = factory(
+      { era: "legacy", requestInfo: request, ...(authInfo === undefined ? {} : { authInfo }) },
+      withoutFeatures
+    )
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true
@@ -84,8 +100,9 @@ export const makeMcpHandler = (factory: McpServerFactory, onError: McpErrorRepor
     }
   }
 
-  return async (request, body, authInfo) =>
-    (await isLegacyRequest(request, body))
-      ? legacy(request, body, authInfo)
-      : modern.fetch(request, { parsedBody: body, ...(authInfo === undefined ? {} : { authInfo }) })
+  return async (request, body, authInfo) => {
+    if (await isLegacyRequest(request, body)) return legacy(request, body, authInfo)
+    declared.set(request, featuresOfModernRequest(body))
+    return modern.fetch(request, { parsedBody: body, ...(authInfo === undefined ? {} : { authInfo }) })
+  }
 }

@@ -24,9 +24,15 @@ import { maxMcpBodyBytes } from "../CatalogLimits.js"
 import { CatalogReads } from "../CatalogReads.js"
 import { Search } from "../Search.js"
 import { catalogTools } from "./CatalogTools.js"
+import { catalogView } from "./CatalogView.js"
 import { docsResources, docsTools } from "./DocsTools.js"
 import { type McpAccess, makeMcpAccess } from "./McpAccess.js"
-import { type McpErrorReporter, type McpHandler, makeMcpHandler } from "./McpHandler.js"
+import {
+  type McpErrorReporter,
+  type McpHandler,
+  type McpServerFactory,
+  makeMcpHandler
+} from "./McpHandler.js"
 import { makeToolServerFactory } from "./ToolServer.js"
 
 const allowedMethods = ["POST", "OPTIONS"]
@@ -225,6 +231,7 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
         "with get_episode, find what was said with search_transcripts, read a transcript with get_transcript " +
         "(check transcriptAvailable first). Slugs are episode numbers as text.",
       tools: catalogTools(reads),
+      views: [catalogView(catalog.episodes)],
       cacheHint: publicCacheHint
     })
     const docsServer = makeToolServerFactory({
@@ -238,17 +245,17 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
       resources: docsResources(catalog),
       cacheHint: publicCacheHint
     })
-    const endpoint = (factory: () => ReturnType<typeof catalogServer>) =>
+    const endpoint = (factory: McpServerFactory) =>
       mcpEndpoint(makeMcpHandler(factory, onError), anyone, access, admission)
     yield* router.add(
       "*",
       "/mcp",
-      endpoint(() => catalogServer(undefined))
+      endpoint((_, client) => catalogServer(undefined, client))
     )
     yield* router.add(
       "*",
       "/mcp/docs",
-      endpoint(() => docsServer(undefined))
+      endpoint((_, client) => docsServer(undefined, client))
     )
   })
 )

@@ -2,7 +2,9 @@
 // SDK decodes arguments with the input schema (ToolSchema.ts), lists both schemas as JSON Schema and
 // checks `structuredContent` against the output schema; we encode results with it and render a text
 // block beside them. Every failure of the tool's own (unknown slug, bad cursor) is an `isError`
-// result with a clear message, as are arguments the schema refuses (the SDK words those).
+// result with a clear message, as are arguments the schema refuses (the SDK words those). A tool may
+// name its view (an MCP App, catalog-extensions §13), listed only to clients that show views.
+import { RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server"
 import type {
   CallToolResult,
   McpServer,
@@ -14,6 +16,17 @@ import * as Schema from "effect/Schema"
 import type { ApiError } from "../../http/ApiError.js"
 import { toolInputSchema, toolOutputSchema } from "./ToolSchema.js"
 
+/** How a server registers a tool for one request. */
+export interface ToolRegistration {
+  /**
+   * From a protected server: what the SDK asks before the call runs, refusing a grant without the
+   * scope the tool needs with HTTP 403 (MCP's scope challenge).
+   */
+  readonly scopeChallenge?: ScopeChallengeHandler
+  /** The client shows MCP Apps views: the tool names its view, if it has one. */
+  readonly withView: boolean
+}
+
 /**
  * A tool as a server registers it, with what each request carries (`Context`: nothing for the
  * public catalog, the caller's grant for a protected server). Everything but the call itself (the
@@ -21,11 +34,7 @@ import { toolInputSchema, toolOutputSchema } from "./ToolSchema.js"
  */
 export interface McpTool<Context = void> {
   readonly name: string
-  /**
-   * Registers the tool; a protected server passes `scopeChallenge`, which the SDK asks before the
-   * call runs, refusing a grant without the scope the tool needs with HTTP 403 (MCP's scope challenge).
-   */
-  readonly register: (server: McpServer, context: Context, scopeChallenge?: ScopeChallengeHandler) => void
+  readonly register: (server: McpServer, context: Context, registration: ToolRegistration) => void
 }
 
 /** Everything a tool's definition says, whatever runs it. */
@@ -38,6 +47,8 @@ export interface ToolDefinition<I, II, O, OI> {
   readonly output: Schema.Schema<O, OI>
   /** The text block that accompanies `structuredContent`, for clients that show text only. */
   readonly render: (output: O) => string
+  /** The `ui://` resource that shows the tool's results, for clients with the MCP Apps extension. */
+  readonly view?: string
 }
 
 export interface ToolSpec<I, II, O, OI> extends Omit<ToolDefinition<I, II, O, OI>, "annotations"> {
@@ -88,12 +99,24 @@ export const defineTool = <I, II, O, OI, Context>(
     outputSchema: toolOutputSchema(definition.output),
     annotations: { title: definition.title, ...definition.annotations }
   }
+  // The view under both keys, as the extension's registerAppTool writes it: `ui.resourceUri`, and the
+  // flat key that hosts of the extension's drafts read.
+  const withView =
+    definition.view === undefined
+      ? config
+      : {
+          ...config,
+          _meta: { ui: { resourceUri: definition.view }, [RESOURCE_URI_META_KEY]: definition.view }
+        }
   return {
     name: definition.name,
-    register: (server, context, scopeChallenge) => {
+    register: (server, context, registration) => {
+      const listed = registration.withView ? withView : config
       server.registerTool(
         definition.name,
-        scopeChallenge === undefined ? config : { ...config, scopeChallenge },
+        registration.scopeChallenge === undefined
+          ? listed
+          : { ...listed, scopeChallenge: registration.scopeChallenge },
         async (input) => answer(await call(input, context))
       )
     }

@@ -2,6 +2,7 @@
 // session's tests, and the agent's side: OAuth tokens for `/mcp/agent` obtained through the code flow
 // (oauth4webapi, the person played with fetch), and the official MCP SDK clients calling the tools.
 import { request as httpRequest } from "node:http"
+import type { ClientCapabilities } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
@@ -97,12 +98,17 @@ export const agentToken = (world: OAuthWorld, person: Account, organizationId: s
 
 /**
  * An MCP SDK client connected to /mcp/agent with a bearer token (the v2 client pinned to 2026-07-28
- * unless told otherwise), closed with the scope.
+ * unless told otherwise), declaring `capabilities` beyond its defaults, closed with the scope.
  */
-export const mcpClient = (accessToken: string, kind: ClientKind = "v2 client, 2026-07-28") =>
+export const mcpClient = (
+  accessToken: string,
+  kind: ClientKind = "v2 client, 2026-07-28",
+  capabilities?: ClientCapabilities
+) =>
   Effect.flatMap(ServerAddress, (address) =>
     mcpSession(kind, new URL(`${address.url}/mcp/agent`), {
-      headers: { authorization: `Bearer ${accessToken}` }
+      headers: { authorization: `Bearer ${accessToken}` },
+      ...(capabilities === undefined ? {} : { capabilities })
     })
   )
 

@@ -9,7 +9,6 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { expect } from "@effect/vitest"
-import axe from "axe-core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -18,6 +17,7 @@ import * as oauth from "oauth4webapi"
 import type { Browser, BrowserContext, Page, Response } from "playwright-core"
 import { type Backend, backends } from "../../foundation/support/Backends.js"
 import { COOKIE, foundationServer, logLines } from "../../foundation/support/FoundationClient.js"
+import { expectAccessible } from "../../support/Accessibility.js"
 import { launchBrowser } from "../../support/Browser.js"
 
 /** One Chromium for the whole test file. */
@@ -187,34 +187,6 @@ export const expectPersonal = (response: Response) =>
     expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'")
     expect(headers["x-frame-options"]).toBe("DENY")
     expect(headers["content-type"]).toBe("text/html; charset=utf-8")
-  })
-
-interface AxeViolation {
-  readonly id: string
-  readonly impact: string | null
-  readonly help: string
-  readonly nodes: ReadonlyArray<{ readonly target: ReadonlyArray<unknown> }>
-}
-
-/**
- * axe-core on the page as it is (it needs script in the page's world, so only in contexts with
- * JavaScript on; the markup is the same without): no serious or critical violation.
- */
-export const expectAccessible = (page: Page, label: string) =>
-  Effect.promise(async () => {
-    if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(axe.source)
-    const violations = (await page.evaluate(
-      "window.axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)"
-    )) as ReadonlyArray<AxeViolation>
-    const serious = violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map(
-        (violation) =>
-          `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
-            .map((node) => JSON.stringify(node.target))
-            .join(", ")}`
-      )
-    expect(serious, `axe on ${label} (${page.url()})`).toEqual([])
   })
 
 /** A language, a title, a banner, a main landmark, every field labelled. */

@@ -9,29 +9,15 @@ import {
   chromium,
   type Request
 } from "playwright-core"
-import { browserUnavailable, chromiumPath } from "./Chromium.js"
+import { browserUnavailable, chromiumFlags, chromiumPath } from "./Chromium.js"
 
 export { browserUnavailable, chromiumPath }
 
-/**
- * Without the background-networking flags Chromium calls Google's hosts at start, which this
- * machine's closed network refuses; the sandbox needs privileges a test runner (root) lacks.
- */
-const flags = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-default-apps",
-  "--disable-extensions"
-]
-
 /** One browser for the scope (a test file), closed with it. */
 export const launchBrowser = Effect.acquireRelease(
-  Effect.promise(() => chromium.launch({ executablePath: chromiumPath, headless: true, args: flags })),
+  Effect.promise(() =>
+    chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumFlags] })
+  ),
   (browser: Browser) => Effect.promise(() => browser.close())
 )
 

@@ -162,6 +162,8 @@ describe("the catalog's MCP App (/mcp)", () => {
             // The extension with another kind of view only.
             { extensions: { [EXTENSION_ID]: { mimeTypes: ["text/uri-list"] } } },
             { extensions: { [EXTENSION_ID]: {} } },
+            // The type as a string, not a list: not the extension's settings (a substring is no match).
+            { extensions: { [EXTENSION_ID]: { mimeTypes: RESOURCE_MIME_TYPE } } },
             { extensions: { "io.example/other": { mimeTypes: [RESOURCE_MIME_TYPE] } } }
           ]) {
             const label = JSON.stringify(capabilities)

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import MiniSearch from "minisearch"
 import { makeParagraphIndex, tokenize } from "../src/catalog/SearchOptions.js"
+import { buildCommand } from "./_servers/StartCommand.js"
 
 const corpus = resolve(import.meta.dirname, "../../shared/corpus/changelog")
 const feed = join(corpus, "feeds/changelog-master.xml")
@@ -34,7 +35,7 @@ const out = join(scratch, "snapshot")
 const started = performance.now()
 const build = spawnSync(
   "/usr/bin/time",
-  ["-f", "%M", process.execPath, "--import", "tsx", "build/main.ts", "--quiet", "--feed", feed, "--out", out],
+  ["-f", "%M", process.execPath, ...buildCommand(["--quiet", "--feed", feed, "--out", out])],
   { encoding: "utf8" }
 )
 const wallSeconds = (performance.now() - started) / 1000

@@ -19,6 +19,7 @@ import { join, resolve } from "node:path"
 import { chromium, type Page } from "playwright-core"
 import { openSnapshot } from "../packages/snapshot-reader/src/index.js"
 import { chromiumFlags, chromiumPath } from "../test/support/Chromium.js"
+import { buildCommand } from "./_servers/StartCommand.js"
 
 const corpus = resolve(import.meta.dirname, "../../shared/corpus/changelog")
 const feed = join(corpus, "feeds/changelog-master.xml")
@@ -42,11 +43,9 @@ const scratch = mkdtempSync(join(tmpdir(), "bench-static-search-"))
 const snapshot = process.env.BENCH_SNAPSHOT ?? join(scratch, "snapshot")
 if (process.env.BENCH_SNAPSHOT === undefined) {
   const started = performance.now()
-  const build = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "build/main.ts", "--quiet", "--feed", feed, "--out", snapshot],
-    { encoding: "utf8" }
-  )
+  const build = spawnSync(process.execPath, buildCommand(["--quiet", "--feed", feed, "--out", snapshot]), {
+    encoding: "utf8"
+  })
   if (build.status !== 0) {
     console.error(build.stderr)
     process.exit(1)

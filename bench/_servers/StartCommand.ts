@@ -17,6 +17,19 @@ export const startCommand = (): ReadonlyArray<string> => {
   return [...flags, "dist/server/main.mjs"]
 }
 
+/**
+ * node's arguments for the catalog build as `npm run build:catalog` runs it (its node flags, a larger
+ * young generation among them), followed by `args`.
+ */
+export const buildCommand = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const script = (
+    JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts["build:catalog"]
+  const flags = /^node (.+) build\/main\.ts$/.exec(script ?? "")?.[1]?.split(" ")
+  if (flags === undefined) throw new Error(`build:catalog is not "node <flags> build/main.ts": ${script}`)
+  return [...flags, "build/main.ts", ...args]
+}
+
 /** Starts `node <args>` with `env` added and waits for its ready line; returns it and how long it took. */
 export const startServer = (args: ReadonlyArray<string>, env: Record<string, string>, ready: RegExp) =>
   new Promise<{ child: ChildProcess; startupMs: number }>((resolveStart, reject) => {
@@ -47,16 +60,7 @@ export const startOurServer = (command: ReadonlyArray<string>, env: Record<strin
 export const ensureSnapshot = (out: string, feed?: string): void => {
   const build = spawnSync(
     process.execPath,
-    [
-      "--import",
-      "tsx",
-      "build/main.ts",
-      "--if-stale",
-      "--quiet",
-      "--out",
-      out,
-      ...(feed ? ["--feed", feed] : [])
-    ],
+    buildCommand(["--if-stale", "--quiet", "--out", out, ...(feed ? ["--feed", feed] : [])]),
     { cwd: root, stdio: "inherit" }
   )
   if (build.status !== 0) throw new Error(`building the snapshot in ${out} failed`)

@@ -3,7 +3,6 @@
 // (EpisodeRanking.findEpisodes on a Document made with the shared options), and BM25 per field over
 // the frequencies and lengths the build wrote (EpisodeRanking.rankEpisodes). It reads the shards of
 // the query's terms and the episode files of the page shown; without words, the newest first.
-import type { Episode } from "../../../src/catalog/domain/Episode.js"
 import type {
   EpisodeSearchMeta,
   EpisodeShard,
@@ -25,11 +24,11 @@ import {
 } from "../../../src/catalog/search/StaticSearchLayout.js"
 import { importEntries } from "./Flexsearch.js"
 import { type Page, type PageQuery, pageOf } from "./Page.js"
+import type { Episode } from "./Records.js"
 import type { SnapshotFiles } from "./SnapshotFiles.js"
 import { SnapshotReaderError } from "./SnapshotSource.js"
 
 type Meta = typeof EpisodeSearchMeta.Encoded
-type EpisodeJson = typeof Episode.Encoded
 
 export interface EpisodeSearchQuery extends PageQuery {
   /** Words to search for; without any, every episode newest first. */
@@ -66,7 +65,7 @@ export const makeEpisodeSearch = (
   // Read at the first search (files.json keeps what it read).
   const meta = () => files.json<Meta>(metaPath)
   const decoded = new Map<string, DecodedTerm | undefined>()
-  const episodes = new Map<string, Promise<EpisodeJson>>()
+  const episodes = new Map<string, Promise<Episode>>()
 
   const termOf = async (m: Meta, term: string): Promise<DecodedTerm | undefined> => {
     if (decoded.has(term)) return decoded.get(term)
@@ -81,13 +80,13 @@ export const makeEpisodeSearch = (
   }
 
   /** An episode's record as the service answers it: its links on the origin asked for. */
-  const episodeAt = (m: Meta, index: number): Promise<EpisodeJson> => {
+  const episodeAt = (m: Meta, index: number): Promise<Episode> => {
     const path = m.episodes[index]?.[0]
     if (path === undefined)
       return Promise.reject(new SnapshotReaderError(`no episode with index id ${index}`))
     let known = episodes.get(path)
     if (known === undefined) {
-      known = files.text(path).then((json) => (JSON.parse(origin(json)) as { data: EpisodeJson }).data)
+      known = files.text(path).then((json) => (JSON.parse(origin(json)) as { data: Episode }).data)
       known.catch(() => episodes.delete(path))
       episodes.set(path, known)
     }
@@ -111,13 +110,13 @@ export const makeEpisodeSearch = (
   }
 
   /** The episode with this slug as the service answers its detail, or undefined when there is none. */
-  const episode = async (slug: string): Promise<EpisodeJson | undefined> => {
+  const episode = async (slug: string): Promise<Episode | undefined> => {
     const m = await meta()
     const index = indexOfSlug(m, slug)
     return index === undefined ? undefined : episodeAt(m, index)
   }
 
-  const search = async (query: EpisodeSearchQuery): Promise<Page<EpisodeJson>> => {
+  const search = async (query: EpisodeSearchQuery): Promise<Page<Episode>> => {
     const m = await meta()
     const session = query.session
     const q = query.q?.trim()

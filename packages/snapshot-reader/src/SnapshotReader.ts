@@ -3,12 +3,11 @@
 // search code, so its results, order, snippets and highlights are the service's.
 
 import { withOriginText } from "../../../src/catalog/domain/ApiPaths.js"
-import type { TranscriptHit } from "../../../src/catalog/domain/Collections.js"
-import type { Episode } from "../../../src/catalog/domain/Episode.js"
 import type { SearchEntry } from "../../../src/catalog/domain/StaticSearch.js"
 import { searchEntryPath } from "../../../src/catalog/search/StaticSearchLayout.js"
 import { type EpisodeSearchQuery, makeEpisodeSearch } from "./EpisodeSearch.js"
 import type { Page } from "./Page.js"
+import type { Episode, TranscriptHit } from "./Records.js"
 import { makeSnapshotFiles, type Transferred } from "./SnapshotFiles.js"
 import { SnapshotReaderError, type SnapshotSource, sourceOf } from "./SnapshotSource.js"
 import { makeTranscriptSearch, type TranscriptSearchQuery } from "./TranscriptSearch.js"
@@ -28,14 +27,14 @@ export interface SnapshotReaderOptions {
 
 export interface SnapshotReader {
   /** Episodes by relevance to `q`, or newest first without it; `session` filters. */
-  readonly searchEpisodes: (query: EpisodeSearchQuery) => Promise<Page<typeof Episode.Encoded>>
+  readonly searchEpisodes: (query: EpisodeSearchQuery) => Promise<Page<Episode>>
   /**
    * The episode with this slug, as the service answers `GET /v1/episodes/{slug}` (its `data`), or
    * undefined when the snapshot has none: reads the episode's own file.
    */
-  readonly episode: (slug: string) => Promise<typeof Episode.Encoded | undefined>
+  readonly episode: (slug: string) => Promise<Episode | undefined>
   /** Transcript paragraphs holding every word of `q`, by relevance; `session` filters. */
-  readonly searchTranscripts: (query: TranscriptSearchQuery) => Promise<Page<typeof TranscriptHit.Encoded>>
+  readonly searchTranscripts: (query: TranscriptSearchQuery) => Promise<Page<TranscriptHit>>
   /** Reads the two descriptions every search starts from, so that the first search reads only its own parts. */
   readonly preload: () => Promise<void>
   /** Files and bytes read so far (the gzip copies, as a static server sends them). */

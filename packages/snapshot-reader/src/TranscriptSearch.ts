@@ -4,7 +4,6 @@
 // (ParagraphRanking.rankParagraphs) and the hit's rendering (TranscriptHitFields.ts). It reads the
 // shards of the query's terms, the whole lists of frequent terms when the query needs them, and the
 // text blocks of the hits shown.
-import type { TranscriptHit } from "../../../src/catalog/domain/Collections.js"
 import type {
   ParagraphPostings,
   ParagraphShard,
@@ -33,6 +32,7 @@ import {
 import { transcriptHit } from "../../../src/catalog/search/TranscriptHitFields.js"
 import { importEntries } from "./Flexsearch.js"
 import { type Page, type PageQuery, pageOf } from "./Page.js"
+import type { TranscriptHit } from "./Records.js"
 import type { SnapshotFiles } from "./SnapshotFiles.js"
 import { SnapshotReaderError } from "./SnapshotSource.js"
 
@@ -117,7 +117,7 @@ export const makeTranscriptSearch = (
     return postings
   }
 
-  return async (query: TranscriptSearchQuery): Promise<Page<typeof TranscriptHit.Encoded>> => {
+  return async (query: TranscriptSearchQuery): Promise<Page<TranscriptHit>> => {
     const terms = searchTerms(query.q)
     if (terms.length === 0) throw new SnapshotReaderError(noSearchTerms("q"))
     const session = query.session

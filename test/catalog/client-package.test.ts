@@ -4,7 +4,7 @@
 // examples of rpc-and-ask.md type-check there without Node's types, a misuse does not, and
 // compiled to JavaScript they run with plain node against the service, printing what the page says
 // they print.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
@@ -12,15 +12,14 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { EpisodePage } from "../../src/catalog/domain/Collections.js"
 import { ServerAddress } from "../../src/http/NodeServer.js"
-import { type CommandResult, npmEnvironment, runCommand } from "../support/Command.js"
+import { runCommand } from "../support/Command.js"
 import { contentTestServer } from "../support/ContentTestServer.js"
 import { codeBlocksOf } from "../support/MarkdownBlocks.js"
-import { tempDir } from "../support/TempDir.js"
+import { type PackedPackage, packAndInstall, typeCheck, typeCheckMisuse } from "../support/PackedPackage.js"
 import { request } from "../support/TestServer.js"
 
 const repository = resolve(import.meta.dirname, "..", "..")
 const packageDirectory = join(repository, "packages", "catalog-client")
-const tsc = join(repository, "node_modules", "typescript", "bin", "tsc")
 const packageName = "@podcast-platform/catalog-client"
 const documentedAddress = "http://127.0.0.1:8080"
 
@@ -43,63 +42,20 @@ const consumerTsconfig = {
   include: ["examples/*.ts"]
 }
 
-interface Consumer {
-  readonly directory: string
-  /** Every file of the packed tarball, as npm listed it. */
-  readonly packedFiles: ReadonlyArray<string>
-  /** The names of every package the consumer's install put in node_modules. */
-  readonly installed: ReadonlyArray<string>
+interface Consumer extends PackedPackage {
   /** The example files written into the project (named by page and block). */
   readonly examples: ReadonlyArray<{ readonly file: string; readonly source: string }>
 }
 
 class ConsumerProject extends Context.Tag("ConsumerProject")<ConsumerProject, Consumer>() {}
 
-const succeed = (what: string, result: CommandResult) =>
-  result.code === 0
-    ? Effect.succeed(result)
-    : Effect.dieMessage(`${what} failed (${result.code}):\n${result.stdout}\n${result.stderr}`)
-
-const names = (lockPackages: Record<string, unknown>) =>
-  Object.keys(lockPackages)
-    .filter((key) => key !== "")
-    .map((key) => key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length))
-
 /** Packs the package, then installs the tarball into a new project with the documents' examples. */
 const consumerProject = Layer.effect(
   ConsumerProject,
   Effect.gen(function* () {
-    const root = tempDir("client-consumer-")
-    const packs = join(root, "packs")
-    mkdirSync(packs)
-    const env = npmEnvironment()
-    const pack = yield* runCommand("npm", ["pack", "--json", "--pack-destination", packs], {
-      cwd: packageDirectory,
-      env,
-      timeoutMs: 180_000
-    }).pipe(Effect.flatMap((result) => succeed("npm pack", result)))
-    const tarball = readdirSync(packs).find((name) => name.endsWith(".tgz"))
-    if (tarball === undefined) return yield* Effect.dieMessage(`npm pack wrote no tarball:\n${pack.stdout}`)
-    const packedFiles = (pack.stdout.match(/"path": "[^"]+"/g) ?? []).map((entry) => entry.slice(9, -1))
-
-    const directory = join(root, "consumer")
+    const packed = yield* packAndInstall(packageDirectory, "catalog-consumer")
+    const { directory } = packed
     mkdirSync(join(directory, "examples"), { recursive: true })
-    writeFileSync(
-      join(directory, "package.json"),
-      JSON.stringify({
-        name: "catalog-consumer",
-        private: true,
-        type: "module",
-        dependencies: { [packageName]: `file:${join(packs, tarball)}` }
-      })
-    )
-    yield* runCommand("npm", ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"], {
-      cwd: directory,
-      env,
-      timeoutMs: 180_000
-    }).pipe(Effect.flatMap((result) => succeed("npm install", result)))
-    const lock = JSON.parse(readFileSync(join(directory, "package-lock.json"), "utf8"))
-
     const address = yield* ServerAddress
     const examples = examplePages.flatMap((page) =>
       codeBlocksOf(join(repository, page))
@@ -112,7 +68,7 @@ const consumerProject = Layer.effect(
         })
     )
     writeFileSync(join(directory, "tsconfig.json"), JSON.stringify(consumerTsconfig, null, 2))
-    return { directory, packedFiles, installed: names(lock.packages), examples }
+    return { ...packed, examples }
   })
 )
 
@@ -193,15 +149,12 @@ describe("the client package in a project of its own", () => {
         Effect.gen(function* () {
           const { directory, examples } = yield* ConsumerProject
           expect(examples.length).toBeGreaterThanOrEqual(2)
-          const compiled = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], {
-            cwd: directory
-          })
+          const compiled = yield* typeCheck(directory)
           expect(compiled.stdout + compiled.stderr).toBe("")
           expect(compiled.code).toBe(0)
 
-          mkdirSync(join(directory, "misuse"), { recursive: true })
-          writeFileSync(
-            join(directory, "misuse", "misuse.ts"),
+          const misuse = yield* typeCheckMisuse(
+            directory,
             [
               'import * as Effect from "effect/Effect"',
               `import { CatalogClient } from "${packageName}"`,
@@ -209,17 +162,6 @@ describe("the client package in a project of its own", () => {
               ""
             ].join("\n")
           )
-          writeFileSync(
-            join(directory, "tsconfig.misuse.json"),
-            JSON.stringify({
-              extends: "./tsconfig.json",
-              compilerOptions: { noEmit: true },
-              include: ["misuse/*.ts"]
-            })
-          )
-          const misuse = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.misuse.json"], {
-            cwd: directory
-          })
           expect(misuse.code).not.toBe(0)
           expect(misuse.stdout).toContain("misuse/misuse.ts(3,")
           expect(misuse.stdout).toContain("Type 'number' is not assignable to type 'string'")
@@ -233,9 +175,7 @@ describe("the client package in a project of its own", () => {
       () =>
         Effect.gen(function* () {
           const { directory, examples } = yield* ConsumerProject
-          const compiled = yield* runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], {
-            cwd: directory
-          })
+          const compiled = yield* typeCheck(directory)
           expect(compiled.code).toBe(0)
           const page = (yield* request("/v1/episodes?q=lighthouse&limit=3"))
             .json as typeof EpisodePage.Encoded

@@ -27,6 +27,12 @@ export interface CatalogAdmissionService {
   ) => Effect.Effect<void, TooManyRequests, HttpServerRequest.HttpServerRequest>
   /** `admitRequest` for a plain node request (the fast path). */
   readonly admitNode: (request: Http.IncomingMessage) => Either.Either<void, TooManyRequests>
+  /**
+   * Spends one request of a plain node request's budget when there is one, and says so; when there
+   * is none it spends and counts nothing, for a fast path that leaves the refusal to the router
+   * (which is refused in turn: a refused request takes nothing from the budget).
+   */
+  readonly admitsNode: (request: Http.IncomingMessage) => boolean
   /** The client of a plain node request (the fast path), by the same rule as the router's. */
   readonly nodeClient: (request: Http.IncomingMessage) => string
   /** The client of a platform request. */
@@ -76,6 +82,7 @@ export class CatalogAdmission extends Context.Tag("CatalogAdmission")<
             isUnmetered(request.url) ? Either.void : admit(client(request), cost)
           ),
         admitNode: (request) => (isUnmetered(request.url ?? "/") ? Either.void : admit(nodeClient(request))),
+        admitsNode: (request) => isUnmetered(request.url ?? "/") || limiter.take(nodeClient(request)).allowed,
         nodeClient,
         client,
         perMinute: config.rateLimitPerMinute

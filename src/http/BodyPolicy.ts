@@ -93,6 +93,15 @@ const refuse = (
   writeAnswer({ ...answer, headers: { ...answer.headers, ...extraHeaders } }, request, response)
 }
 
+/** The bodies of the replayed requests, for fast paths that answer from the body (receivedBody). */
+const replayedBodies = new WeakMap<Http.IncomingMessage, Buffer>()
+
+/**
+ * The body of a request the edge has read in full (any request with a body that reached a fast
+ * path), without consuming it: the router still reads it from the request if the fast path passes.
+ */
+export const receivedBody = (request: Http.IncomingMessage): Buffer | undefined => replayedBodies.get(request)
+
 /** A request like `request`, whose body is `body`, already received in full, with `headers`. */
 const replay = (request: Http.IncomingMessage, body: Buffer, headers: Http.IncomingHttpHeaders) => {
   // The same socket, so the client's address and the response's lifetime are the request's own.
@@ -110,6 +119,7 @@ const replay = (request: Http.IncomingMessage, body: Buffer, headers: Http.Incom
   replayed.complete = true
   replayed.push(body)
   replayed.push(null)
+  replayedBodies.set(replayed, body)
   return replayed
 }
 

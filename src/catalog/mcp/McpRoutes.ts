@@ -17,6 +17,8 @@ import { MethodNotAllowed, PayloadTooLarge } from "../../http/ApiError.js"
 import { causeResponse, errorResponse } from "../../http/ErrorResponse.js"
 import { ProtectedResources } from "../../http/ProtectedResources.js"
 import { makeRouteTable } from "../../http/RouteTable.js"
+import { FastPaths } from "../../http/ServerRegistries.js"
+import type { Answer, AnswerMemo } from "../AnswerMemo.js"
 import { Catalog } from "../Catalog.js"
 import { CatalogAdmission, type CatalogAdmissionService } from "../CatalogAdmission.js"
 import { CatalogConfig } from "../CatalogConfig.js"
@@ -27,6 +29,7 @@ import { catalogTools } from "./CatalogTools.js"
 import { catalogView } from "./CatalogView.js"
 import { docsResources, docsTools } from "./DocsTools.js"
 import { type McpAccess, makeMcpAccess } from "./McpAccess.js"
+import { makeMcpFastPath, makeMcpMemo } from "./McpFastPath.js"
 import {
   type McpErrorReporter,
   type McpHandler,
@@ -73,8 +76,7 @@ const messageCount = (body: unknown) => (Array.isArray(body) ? Math.max(1, body.
  * One JSON-RPC exchange through the SDK (McpHandler.ts). The body was read and parsed by the caller
  * (bounded like every body) and is handed over parsed, with a bodiless web Request for the headers:
  * letting the SDK read a web stream made of the node request cost more than everything else in the
- * exchange. Our answers are plain JSON, complete when the handler resolves, so they are copied into a
- * platform response as text.
+ * exchange. Our answers are plain JSON, complete when the handler resolves, so they are read as text.
  */
 const exchange = (
   handler: McpHandler,
@@ -83,22 +85,24 @@ const exchange = (
   parsedBody: unknown,
   authInfo: AuthInfo | undefined
 ) =>
-  Effect.promise(async () => {
+  Effect.promise(async (): Promise<Answer> => {
     const answer = await handler(
       new Request(url, { method: "POST", headers: request.headers }),
       parsedBody,
       authInfo
     )
-    const body = await answer.text()
-    const headers = Object.fromEntries(answer.headers)
-    return body === ""
-      ? HttpServerResponse.empty({ status: answer.status, headers })
-      : HttpServerResponse.text(body, {
-          status: answer.status,
-          headers,
-          contentType: answer.headers.get("content-type") ?? "application/json"
-        })
+    return { status: answer.status, headers: Object.fromEntries(answer.headers), body: await answer.text() }
   })
+
+/** The SDK's answer as a platform response. */
+const responseOf = ({ status, headers, body }: Answer) =>
+  body === ""
+    ? HttpServerResponse.empty({ status, headers })
+    : HttpServerResponse.text(body, {
+        status,
+        headers,
+        contentType: headers["content-type"] ?? "application/json"
+      })
 
 /**
  * Who is calling, or the answer refusing them: the public servers take everyone (no `AuthInfo`); a
@@ -113,13 +117,15 @@ const anyone: CallerOfRequest = () => Effect.succeed(Either.right(undefined))
 
 /**
  * An MCP endpoint with the rules above; `callerOf` runs last, after the request passed them, so a
- * protected server never authenticates a request the public ones would refuse.
+ * protected server never authenticates a request the public ones would refuse. A public endpoint
+ * keeps its answers to lookups in `memo`, for its fast path to answer again (McpFastPath.ts).
  */
 export const mcpEndpoint = (
   handler: McpHandler,
   callerOf: CallerOfRequest,
   access: McpAccess,
-  admission: CatalogAdmissionService
+  admission: CatalogAdmissionService,
+  memo?: AnswerMemo
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -176,11 +182,12 @@ export const mcpEndpoint = (
     // The SDK answers protocol problems itself (406 without both Accept types, 415, invalid JSON-RPC,
     // the 2026-07-28 revision's header and envelope checks).
     const url = `http://${headers.host ?? "localhost"}${request.url}`
-    return withCors(
-      yield* Effect.catchAllCause(exchange(handler, request, url, parsed.body, caller.right), (cause) =>
-        causeResponse(cause, noRoutes)
-      )
-    )
+    const memoKey = memo?.keyOf(headers, parsed.body)
+    const answered = Effect.map(exchange(handler, request, url, parsed.body, caller.right), (answer) => {
+      if (memoKey !== undefined) memo?.keep(memoKey, answer)
+      return responseOf(answer)
+    })
+    return withCors(yield* Effect.catchAllCause(answered, (cause) => causeResponse(cause, noRoutes)))
   })
 
 /**
@@ -245,17 +252,26 @@ export const McpRoutes = HttpLayerRouter.use((router) =>
       resources: docsResources(catalog),
       cacheHint: publicCacheHint
     })
-    const endpoint = (factory: McpServerFactory) =>
-      mcpEndpoint(makeMcpHandler(factory, onError), anyone, access, admission)
-    yield* router.add(
-      "*",
-      "/mcp",
-      endpoint((_, client) => catalogServer(undefined, client))
-    )
-    yield* router.add(
-      "*",
-      "/mcp/docs",
-      endpoint((_, client) => docsServer(undefined, client))
-    )
+    const memos = new Map([
+      ["/mcp", makeMcpMemo()],
+      ["/mcp/docs", makeMcpMemo()]
+    ])
+    // With the fast path off (CATALOG_FAST_PATH=false), nothing is kept and the SDK answers everything.
+    const fast = (yield* CatalogConfig).fastPath
+    if (fast) (yield* FastPaths).add(makeMcpFastPath(memos, access, admission))
+    const endpoint = (path: "/mcp" | "/mcp/docs", factory: McpServerFactory) =>
+      router.add(
+        "*",
+        path,
+        mcpEndpoint(
+          makeMcpHandler(factory, onError),
+          anyone,
+          access,
+          admission,
+          fast ? memos.get(path) : undefined
+        )
+      )
+    yield* endpoint("/mcp", (_, client) => catalogServer(undefined, client))
+    yield* endpoint("/mcp/docs", (_, client) => docsServer(undefined, client))
   })
 )

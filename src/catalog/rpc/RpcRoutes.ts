@@ -9,8 +9,12 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MethodNotAllowed } from "../../http/ApiError.js"
 import { errorResponse } from "../../http/ErrorResponse.js"
+import { FastPaths } from "../../http/ServerRegistries.js"
+import { CatalogAdmission } from "../CatalogAdmission.js"
+import { CatalogConfig } from "../CatalogConfig.js"
 import { CatalogRateLimitedLive, CatalogRpcHandlersLive, CatalogRpcsServed } from "./CatalogRpcServer.js"
 import { envelopeProblem, envelopeRefusal } from "./RpcEnvelope.js"
+import { answerOfResponse, makeRpcFastPath, makeRpcMemo } from "./RpcFastPath.js"
 
 export const rpcPath = "/rpc"
 
@@ -38,13 +42,16 @@ const parsed = (text: string): { readonly ok: true; readonly body: unknown } | {
 /**
  * RpcServer's HTTP protocol on POST /rpc, behind the envelope check. The body read here is the one
  * RpcServer reads (the platform keeps it); a body that is not JSON is left to RpcServer, which
- * answers it with a Defect message.
+ * answers it with a Defect message. RpcServer's answers to lookups are kept for the fast path to
+ * answer again (RpcFastPath.ts), unless the fast path is off (CATALOG_FAST_PATH=false).
  */
 const GuardedProtocol = Layer.effect(
   RpcServer.Protocol,
   Effect.gen(function* () {
     const router = yield* HttpLayerRouter.HttpRouter
     const { httpApp, protocol } = yield* RpcServer.makeProtocolWithHttpApp
+    const memo = (yield* CatalogConfig).fastPath ? makeRpcMemo() : undefined
+    if (memo !== undefined) (yield* FastPaths).add(makeRpcFastPath(rpcPath, memo, yield* CatalogAdmission))
     yield* router.add(
       "POST",
       rpcPath,
@@ -53,7 +60,13 @@ const GuardedProtocol = Layer.effect(
         Effect.flatMap(Effect.option(request.text), (text) => {
           const body = text._tag === "Some" ? parsed(text.value) : { ok: false as const }
           const problem = body.ok ? envelopeProblem(body.body) : undefined
-          return problem === undefined ? httpApp : Effect.succeed(envelopeRefusal(problem))
+          if (problem !== undefined) return Effect.succeed(envelopeRefusal(problem))
+          const key = body.ok ? memo?.keyOf(request.headers, body.body) : undefined
+          if (key === undefined) return httpApp
+          return Effect.tap(httpApp, (response) => {
+            const answer = answerOfResponse(response)
+            if (answer !== undefined) memo?.keep(key, answer)
+          })
         })
       )
     )

@@ -1,8 +1,11 @@
 // The agent surfaces against REST for the same lookups, in one run: an episode by slug and an
 // episode search, answered by REST (GET, fast path and Effect HttpApi path), by MCP `tools/call`
-// (a stateless POST to /mcp: a fresh MCP server and transport per request) and by RPC (a POST to
-// /rpc with one JSON request message). Every server runs in its own process over the demo
-// podcast's snapshot; autocannon drives all of them from this one, with identical settings.
+// (a stateless POST to /mcp) and by RPC (a POST to /rpc with one JSON request message). With the
+// fast path on, a repeated MCP or RPC lookup is answered from the pipeline's first answer (the
+// agents' fast path, AnswerMemo.ts); the rows "(pipeline)" run on the server with the fast path
+// off, where every request builds its MCP server and transport or goes through RpcServer. Every
+// server runs in its own process over the demo podcast's snapshot; autocannon drives all of them
+// from this one, with identical settings.
 // `npm run bench -- catalog-agents`; prints the Markdown table for BENCHMARKS.md.
 import type { ChildProcess } from "node:child_process"
 import { loadavg, tmpdir } from "node:os"
@@ -126,6 +129,18 @@ const lookups: ReadonlyArray<{ readonly name: string; readonly rows: ReadonlyArr
         lookup: "episode",
         surface: "RPC `GetEpisode`",
         port: fastPort,
+        call: rpcCall("GetEpisode", { slug: "7" })
+      },
+      {
+        lookup: "episode",
+        surface: "MCP `tools/call get_episode` (pipeline)",
+        port: routedPort,
+        call: mcpCall("get_episode", { slug: "7" })
+      },
+      {
+        lookup: "episode",
+        surface: "RPC `GetEpisode` (pipeline)",
+        port: routedPort,
         call: rpcCall("GetEpisode", { slug: "7" })
       }
     ]

@@ -28,7 +28,9 @@ const startServer = (port: number, fastPath: boolean) =>
     CATALOG_DIR: snapshot,
     FOUNDATION_ENABLED: "false",
     CATALOG_RATE_LIMIT: "100000000",
-    CATALOG_FAST_PATH: String(fastPath)
+    CATALOG_FAST_PATH: String(fastPath),
+    // One public origin for both servers: the answers' links are built from it, and must be equal.
+    PUBLIC_ORIGIN: "http://catalog.bench.example"
   })
 
 interface Call {

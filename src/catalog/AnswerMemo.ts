@@ -90,7 +90,9 @@ export const makeAnswerMemo = (protocol: AnswerProtocol, capacity: number): Answ
       let key = ""
       for (const name in headers) {
         if (unaskedHeaders.has(name)) continue
-        key += `${name}: ${JSON.stringify(headers[name])}\n`
+        const value = headers[name]
+        // Node refuses line breaks in header values, so a line per header cannot be forged.
+        key += `${name}: ${typeof value === "string" ? value : JSON.stringify(value)}\n`
       }
       key += JSON.stringify(request.rest)
       return key.length > maxKeyLength ? undefined : { key, id: request.id }

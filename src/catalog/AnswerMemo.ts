@@ -11,7 +11,7 @@
 
 import { randomUUID } from "node:crypto"
 import type * as Http from "node:http"
-import { type LruCache, makeLruCache } from "./LruCache.js"
+import { type LruCache, makeSizedLruCache } from "./LruCache.js"
 
 /** A JSON answer as the pipeline wrote it. */
 export interface Answer {
@@ -78,8 +78,22 @@ interface Kept {
   readonly after: string
 }
 
-export const makeAnswerMemo = (protocol: AnswerProtocol, capacity: number): AnswerMemo => {
-  const kept: LruCache<Kept> = makeLruCache(capacity)
+/**
+ * What one memo keeps at most, in characters of keys and answers: a transcript's answer can weigh
+ * hundreds of kilobytes, so a count of entries alone would not bound the memory.
+ */
+const maxKeptCharacters = 8_000_000
+
+export const makeAnswerMemo = (
+  protocol: AnswerProtocol,
+  capacity: number,
+  maxCharacters = maxKeptCharacters
+): AnswerMemo => {
+  const kept: LruCache<Kept> = makeSizedLruCache(
+    capacity,
+    maxCharacters,
+    (entry, key) => key.length + entry.before.length + entry.after.length
+  )
   // Unguessable, so that no answer can contain it by chance (and a kept answer is checked anyway).
   const placeholder = `\u0000id ${randomUUID()}`
   const placeholderJson = JSON.stringify(placeholder)

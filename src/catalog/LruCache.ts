@@ -14,6 +14,21 @@ export type LruCache<V extends {}> = LRUCache<string, V>
 export const makeLruCache = <V extends {}>(capacity: number): LruCache<V> =>
   new LRUCache<string, V>({ max: capacity })
 
+/**
+ * A cache bounded by the total size of what it keeps as well: `sizeOf` an entry (any unit, at least
+ * 1), at most `maxSize` in all; an entry larger than `maxSize` is not kept at all.
+ */
+export const makeSizedLruCache = <V extends {}>(
+  capacity: number,
+  maxSize: number,
+  sizeOf: (value: V, key: string) => number
+): LruCache<V> =>
+  new LRUCache<string, V>({
+    max: capacity,
+    maxSize,
+    sizeCalculation: (value, key) => Math.max(1, sizeOf(value, key))
+  })
+
 /** The value kept under `key`, else `compute`'s, which is kept from then on. */
 export const getOrCompute = <V extends {}>(cache: LruCache<V>, key: string, compute: () => V): V => {
   const hit = cache.get(key)

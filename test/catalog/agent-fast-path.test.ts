@@ -233,6 +233,21 @@ describe("the answer memo", () => {
     }
   })
 
+  it("keeps no more than its size allows: an answer larger than all of it is not kept", () => {
+    const memo = makeAnswerMemo(mcpAnswerProtocol, 10, 1_000)
+    const key = memo.keyOf({}, episode)
+    if (key === undefined) throw new Error("a lookup is memoizable")
+    const answer = (text: string) => ({
+      status: 200,
+      headers: {},
+      body: JSON.stringify({ result: { text }, jsonrpc: "2.0", id: 1 })
+    })
+    memo.keep(key, answer("x".repeat(2_000)))
+    expect(memo.recall(key)).toBeUndefined()
+    memo.keep(key, answer("small"))
+    expect(memo.recall(key)?.body).toBe(answer("small").body)
+  })
+
   it("takes only lookups: no notifications, no other methods, no ids the protocol would not echo", () => {
     const mcp = makeAnswerMemo(mcpAnswerProtocol, 10)
     expect(mcp.keyOf({}, { jsonrpc: "2.0", method: "tools/call" })).toBeUndefined()

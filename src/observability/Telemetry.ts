@@ -28,49 +28,32 @@ import {
  * 35 MB of memory and a noticeable part of start-up. (Imported statically, the bundle would load
  * them at start whatever the configuration: the bundler hoists external imports, not dynamic ones.)
  */
-const loadSdk = Effect.promise(async () => {
-  const [
-    NodeSdk,
-    Metrics,
-    OtelTracer,
-    Resource,
-    core,
-    sdkTrace,
-    sdkMetrics,
-    traceJson,
-    traceProtobuf,
-    metricsJson,
-    metricsProtobuf,
-    prometheus
-  ] = await Promise.all([
-    import("@effect/opentelemetry/NodeSdk"),
-    import("@effect/opentelemetry/Metrics"),
-    import("@effect/opentelemetry/Tracer"),
-    import("@effect/opentelemetry/Resource"),
-    import("@opentelemetry/core"),
-    import("@opentelemetry/sdk-trace-base"),
-    import("@opentelemetry/sdk-metrics"),
-    import("@opentelemetry/exporter-trace-otlp-http"),
-    import("@opentelemetry/exporter-trace-otlp-proto"),
-    import("@opentelemetry/exporter-metrics-otlp-http"),
-    import("@opentelemetry/exporter-metrics-otlp-proto"),
-    import("@opentelemetry/exporter-prometheus")
-  ])
-  return {
-    NodeSdk,
-    Metrics,
-    OtelTracer,
-    Resource,
-    core,
-    sdkTrace,
-    sdkMetrics,
-    traceJson,
-    traceProtobuf,
-    metricsJson,
-    metricsProtobuf,
-    prometheus
-  }
-})
+const loadSdk = Effect.promise(() =>
+  settleAll({
+    NodeSdk: import("@effect/opentelemetry/NodeSdk"),
+    Metrics: import("@effect/opentelemetry/Metrics"),
+    OtelTracer: import("@effect/opentelemetry/Tracer"),
+    Resource: import("@effect/opentelemetry/Resource"),
+    core: import("@opentelemetry/core"),
+    sdkTrace: import("@opentelemetry/sdk-trace-base"),
+    sdkMetrics: import("@opentelemetry/sdk-metrics"),
+    traceJson: import("@opentelemetry/exporter-trace-otlp-http"),
+    traceProtobuf: import("@opentelemetry/exporter-trace-otlp-proto"),
+    metricsJson: import("@opentelemetry/exporter-metrics-otlp-http"),
+    metricsProtobuf: import("@opentelemetry/exporter-metrics-otlp-proto"),
+    prometheus: import("@opentelemetry/exporter-prometheus")
+  })
+)
+
+/** Each member's value once all have settled: the loads run at once, as `Promise.all`'s do. */
+async function settleAll<T extends Record<string, Promise<unknown>>>(
+  promises: T
+): Promise<{ readonly [K in keyof T]: Awaited<T[K]> }> {
+  const entries = await Promise.all(
+    Object.entries(promises).map(async ([name, promise]) => [name, await promise] as const)
+  )
+  return Object.fromEntries(entries) as { readonly [K in keyof T]: Awaited<T[K]> }
+}
 
 type Sdk = Effect.Effect.Success<typeof loadSdk>
 

@@ -49,7 +49,7 @@ const ours = (port: number, fastPath: boolean, directory = snapshot) =>
   )
 const baseline = (kind: "raw" | "fastify", port: number) =>
   startServer(
-    ["--import", "tsx", "bench/_servers/baseline.ts", kind, snapshot, String(port)],
+    ["--import", "tsx", "bench/_servers/baseline.ts", kind, "http://127.0.0.1:18401", String(port)],
     { BENCH_SLUG: slug },
     /ready/
   )
@@ -96,6 +96,19 @@ try {
   const identityEtag = async (url: string) =>
     (await fetch(url, { headers: { "accept-encoding": "identity" } })).headers.get("etag") ?? ""
   const etag = await identityEtag(`http://127.0.0.1:18401${episodePath}`)
+  // The baselines copied our bytes and headers when they started: check that they send them.
+  for (const path of [episodePath, transcriptPath]) {
+    const bodies = await Promise.all(
+      [18_401, 18_403, 18_404].map(async (port) => {
+        const answer = await fetch(`http://127.0.0.1:${port}${path}`, {
+          headers: { "accept-encoding": "identity" }
+        })
+        return `${answer.headers.get("etag")} ${answer.headers.get("cache-control")} ${await answer.text()}`
+      })
+    )
+    if (new Set(bodies).size !== 1)
+      throw new Error(`${path}: the baselines do not send our bytes and headers`)
+  }
   const notModified = { headers: { "if-none-match": etag }, statusClass: 3 as const }
   const demoSlug = demoSnapshot
     ? (Object.keys(
@@ -210,6 +223,11 @@ try {
   const routed = await ours(18_402, false)
   servers.push(routed.child)
   pids.set("18402", routed.child.pid)
+  // Its links name its own origin, so its bytes and ETag are its own (the same length as ours).
+  const routedNotModified = {
+    headers: { "if-none-match": await identityEtag(`http://127.0.0.1:18402${episodePath}`) },
+    statusClass: 3 as const
+  }
   const rawAgain = (status: string) => `episode detail ${status} — raw node:http, beside the Effect path`
   const effectPath: Array<Scenario> = [
     { name: rawAgain("200"), url: `http://127.0.0.1:18403${episodePath}` },
@@ -222,7 +240,7 @@ try {
     {
       name: "episode detail 304 — ours, Effect HttpApi path",
       url: `http://127.0.0.1:18402${episodePath}`,
-      options: notModified,
+      options: routedNotModified,
       baseline: rawAgain("304")
     }
   ]

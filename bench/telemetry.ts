@@ -82,7 +82,7 @@ try {
     effectOff: await ours(18_503, false, false),
     effectOn: await ours(18_504, false, true),
     raw: await startServer(
-      ["--import", "tsx", "bench/_servers/baseline.ts", "raw", snapshot, "18505"],
+      ["--import", "tsx", "bench/_servers/baseline.ts", "raw", "http://127.0.0.1:18501", "18505"],
       { BENCH_SLUG: slug },
       /ready/
     )
@@ -99,7 +99,7 @@ try {
   const episode = `/v1/episodes/${slug}`
   // Each instance names its own origin in its links, so its bytes and ETag are its own: the four
   // of ours must answer the same bytes but for their origin before anything is measured (raw
-  // node:http sends the snapshot's file, whose links are relative, as catalog-rest's does).
+  // node:http sends 18501's bytes and headers, copied when it starts, as catalog-rest's does).
   const etags = new Map<number, string>()
   let body: string | undefined
   for (const port of [18_501, 18_502, 18_503, 18_504]) {

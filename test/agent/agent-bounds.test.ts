@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import { postgresUnavailable } from "../foundation/support/Backends.js"
 import { createOrganization, signUpVerified, sqlQuery } from "../foundation/support/FoundationClient.js"
 import { oauthWorld } from "../foundation/support/OAuthFlow.js"
-import { awayFromWindowEdge } from "../foundation/support/RateWindows.js"
+import { inOneWindow } from "../foundation/support/RateWindows.js"
 import { describeNeeding } from "../support/Needs.js"
 import { agentToken, callTool, mcpClient, postgresAgentServer, textOf } from "./support/AgentServer.js"
 
@@ -76,27 +76,31 @@ describeNeeding(postgresUnavailable)("the notebook's bounds on PostgreSQL", () =
         Effect.gen(function* () {
           const world = yield* oauthWorld
           const owner = yield* signUpVerified("hasty")
-          const organization = yield* createOrganization(owner, "Hasty Org")
-          const grant = yield* agentToken(world, owner, organization.id, writeScopes)
-          const client = yield* mcpClient(grant.accessToken)
-          yield* awayFromWindowEdge
-          for (let index = 0; index < 30; index++) {
-            const saved = yield* callTool(client, "save_note", { slug: "2", text: `Write ${index}` })
-            expect(saved.isError ?? false, `write ${index}`).toBe(false)
-          }
-          const refused = yield* callTool(client, "save_note", { slug: "2", text: "Write 30" })
-          expect(refused.isError).toBe(true)
-          expect(textOf(refused)).toContain("at most 30 notes a minute")
-          expect(yield* noteCount(organization.id)).toBe(30)
-          const texts = yield* sqlQuery("SELECT text FROM notes WHERE organization_id = $1", [
-            organization.id
-          ])
-          expect(texts.map((row) => row.text)).not.toContain("Write 30")
-          // Another connection of the same organization has its own budget.
-          const other = yield* agentToken(world, owner, organization.id, writeScopes)
-          const fresh = yield* mcpClient(other.accessToken)
-          expect((yield* callTool(fresh, "save_note", { slug: "2", text: "Fresh" })).isError ?? false).toBe(
-            false
+          // Counted per connection: each run with a connection of its own, in an organization of its own.
+          yield* inOneWindow(() =>
+            Effect.gen(function* () {
+              const organization = yield* createOrganization(owner, "Hasty Org")
+              const grant = yield* agentToken(world, owner, organization.id, writeScopes)
+              const client = yield* mcpClient(grant.accessToken)
+              for (let index = 0; index < 30; index++) {
+                const saved = yield* callTool(client, "save_note", { slug: "2", text: `Write ${index}` })
+                expect(saved.isError ?? false, `write ${index}`).toBe(false)
+              }
+              const refused = yield* callTool(client, "save_note", { slug: "2", text: "Write 30" })
+              expect(refused.isError).toBe(true)
+              expect(textOf(refused)).toContain("at most 30 notes a minute")
+              expect(yield* noteCount(organization.id)).toBe(30)
+              const texts = yield* sqlQuery("SELECT text FROM notes WHERE organization_id = $1", [
+                organization.id
+              ])
+              expect(texts.map((row) => row.text)).not.toContain("Write 30")
+              // Another connection of the same organization has its own budget.
+              const other = yield* agentToken(world, owner, organization.id, writeScopes)
+              const fresh = yield* mcpClient(other.accessToken)
+              expect(
+                (yield* callTool(fresh, "save_note", { slug: "2", text: "Fresh" })).isError ?? false
+              ).toBe(false)
+            })
           )
         })
     )

@@ -21,12 +21,7 @@ import {
   TestDatabaseUrl,
   uniqueEmail
 } from "./support/FoundationClient.js"
-
-/** Counters use one-minute windows aligned on the clock: start a burst well inside one. */
-const awayFromWindowEdge = Effect.promise(async () => {
-  const intoMinute = Date.now() % 60_000
-  if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute))
-})
+import { inOneWindow } from "./support/RateWindows.js"
 
 const expectTooManyRequests = (response: { status: number; headers: Headers; json: unknown }) => {
   expect(response.status).toBe(429)
@@ -49,60 +44,63 @@ for (const backend of backends) {
       excludeTestServices: true
     })((it) => {
       it.effect("the 11th attempt in a minute for one address and email is 429 with Retry-After", () =>
-        Effect.gen(function* () {
-          yield* awayFromWindowEdge
-          // The sign-up is the first attempt: sign-up and sign-in share one counter.
-          const account = yield* signUp("limited")
-          for (let attempt = 2; attempt <= 10; attempt++) {
-            const response = yield* call("/auth/sign-in", {
-              body: { email: account.email, password: "wrong password" }
+        inOneWindow(() =>
+          Effect.gen(function* () {
+            // The sign-up is the first attempt: sign-up and sign-in share one counter.
+            const account = yield* signUp("limited")
+            for (let attempt = 2; attempt <= 10; attempt++) {
+              const response = yield* call("/auth/sign-in", {
+                body: { email: account.email, password: "wrong password" }
+              })
+              expect(response.status, `attempt ${attempt}`).toBe(401)
+            }
+            // Even the right password is refused now: the limit counts attempts, not failures.
+            const limited = yield* call("/auth/sign-in", {
+              body: { email: account.email, password: account.password }
             })
-            expect(response.status, `attempt ${attempt}`).toBe(401)
-          }
-          // Even the right password is refused now: the limit counts attempts, not failures.
-          const limited = yield* call("/auth/sign-in", {
-            body: { email: account.email, password: account.password }
+            expectTooManyRequests(limited)
+            // Another email from the same address is counted apart.
+            const other = yield* call("/auth/sign-in", {
+              body: { email: uniqueEmail(), password: "whatever pass" }
+            })
+            expect(other.status).toBe(401)
           })
-          expectTooManyRequests(limited)
-          // Another email from the same address is counted apart.
-          const other = yield* call("/auth/sign-in", {
-            body: { email: uniqueEmail(), password: "whatever pass" }
-          })
-          expect(other.status).toBe(401)
-        })
+        )
       )
 
       it.effect("sign-up attempts are limited the same way", () =>
-        Effect.gen(function* () {
-          const email = uniqueEmail("signup-limit")
-          yield* awayFromWindowEdge
-          const first = yield* call("/auth/sign-up", {
-            body: { email, password: "long enough password", name: "A" }
-          })
-          expect(first.status).toBe(200)
-          for (let attempt = 2; attempt <= 10; attempt++) {
-            const response = yield* call("/auth/sign-up", {
+        inOneWindow(() =>
+          Effect.gen(function* () {
+            const email = uniqueEmail("signup-limit")
+            const first = yield* call("/auth/sign-up", {
               body: { email, password: "long enough password", name: "A" }
             })
-            expect(response.status).toBe(409)
-          }
-          expectTooManyRequests(
-            yield* call("/auth/sign-up", { body: { email, password: "long enough password", name: "A" } })
-          )
-        })
+            expect(first.status).toBe(200)
+            for (let attempt = 2; attempt <= 10; attempt++) {
+              const response = yield* call("/auth/sign-up", {
+                body: { email, password: "long enough password", name: "A" }
+              })
+              expect(response.status).toBe(409)
+            }
+            expectTooManyRequests(
+              yield* call("/auth/sign-up", { body: { email, password: "long enough password", name: "A" } })
+            )
+          })
+        )
       )
 
       it.effect("a credential is limited to its configured requests a minute; others are not affected", () =>
-        Effect.gen(function* () {
-          const busy = yield* signUp("busy")
-          const calm = yield* signUp("calm")
-          yield* awayFromWindowEdge
-          for (let i = 1; i <= 20; i++) {
-            expect((yield* call("/credential-context", { session: busy.session })).status).toBe(200)
-          }
-          expectTooManyRequests(yield* call("/credential-context", { session: busy.session }))
-          expect((yield* call("/credential-context", { session: calm.session })).status).toBe(200)
-        })
+        inOneWindow(() =>
+          Effect.gen(function* () {
+            const busy = yield* signUp("busy")
+            const calm = yield* signUp("calm")
+            for (let i = 1; i <= 20; i++) {
+              expect((yield* call("/credential-context", { session: busy.session })).status).toBe(200)
+            }
+            expectTooManyRequests(yield* call("/credential-context", { session: busy.session }))
+            expect((yield* call("/credential-context", { session: calm.session })).status).toBe(200)
+          })
+        )
       )
     })
   })
@@ -128,19 +126,24 @@ describeNeeding(postgresUnavailable)("rate limits across instances", () => {
     it.effect("two instances on one database share the counters", () =>
       Effect.gen(function* () {
         const second = yield* SecondInstance
-        const account = yield* signUp("shared")
-        yield* awayFromWindowEdge
-        for (let i = 1; i <= 10; i++) {
-          const response =
-            i % 2 === 0
-              ? yield* call("/credential-context", { session: account.session }).pipe(Effect.provide(second))
-              : yield* call("/credential-context", { session: account.session })
-          expect(response.status, `request ${i}`).toBe(200)
-        }
-        expectTooManyRequests(
-          yield* call("/credential-context", { session: account.session }).pipe(Effect.provide(second))
+        yield* inOneWindow(() =>
+          Effect.gen(function* () {
+            const account = yield* signUp("shared")
+            for (let i = 1; i <= 10; i++) {
+              const response =
+                i % 2 === 0
+                  ? yield* call("/credential-context", { session: account.session }).pipe(
+                      Effect.provide(second)
+                    )
+                  : yield* call("/credential-context", { session: account.session })
+              expect(response.status, `request ${i}`).toBe(200)
+            }
+            expectTooManyRequests(
+              yield* call("/credential-context", { session: account.session }).pipe(Effect.provide(second))
+            )
+            expectTooManyRequests(yield* call("/credential-context", { session: account.session }))
+          })
         )
-        expectTooManyRequests(yield* call("/credential-context", { session: account.session }))
       })
     )
   })
@@ -175,15 +178,19 @@ describeNeeding(postgresUnavailable)("large limits counted in batches", () => {
     it.effect("one instance admits exactly the limit, then 429 with the time left in the window", () =>
       Effect.gen(function* () {
         const limiter = yield* RateLimiter
-        yield* awayFromWindowEdge
-        const limit = 1000
-        for (let i = 1; i <= limit; i++) yield* limiter.consume("batch:alone", limit)
-        const refused = yield* Effect.either(limiter.consume("batch:alone", limit))
-        expect(Either.isLeft(refused) && refused.left._tag).toBe("RateLimited")
-        if (Either.isLeft(refused) && refused.left._tag === "RateLimited") {
-          expect(refused.left.retryAfterSeconds).toBeGreaterThanOrEqual(1)
-          expect(refused.left.retryAfterSeconds).toBeLessThanOrEqual(60)
-        }
+        yield* inOneWindow((run) =>
+          Effect.gen(function* () {
+            const key = `batch:alone:${run}`
+            const limit = 1000
+            for (let i = 1; i <= limit; i++) yield* limiter.consume(key, limit)
+            const refused = yield* Effect.either(limiter.consume(key, limit))
+            expect(Either.isLeft(refused) && refused.left._tag).toBe("RateLimited")
+            if (Either.isLeft(refused) && refused.left._tag === "RateLimited") {
+              expect(refused.left.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+              expect(refused.left.retryAfterSeconds).toBeLessThanOrEqual(60)
+            }
+          })
+        )
       })
     )
 
@@ -192,29 +199,37 @@ describeNeeding(postgresUnavailable)("large limits counted in batches", () => {
       () =>
         Effect.gen(function* () {
           const limiters = [yield* RateLimiter, yield* OtherLimiter]
-          yield* awayFromWindowEdge
-          const limit = 1000
-          let admitted = 0
-          let refusedBoth = false
-          for (let i = 0; !refusedBoth && i < 3 * limit; i += 2) {
-            const results = yield* Effect.forEach(limiters, (limiter) =>
-              Effect.either(limiter.consume("batch:shared", limit))
-            )
-            admitted += results.filter(Either.isRight).length
-            refusedBoth = results.every(Either.isLeft)
-          }
-          expect(refusedBoth).toBe(true)
-          expect(admitted).toBeGreaterThanOrEqual(limit)
-          expect(admitted).toBeLessThanOrEqual(limit + batchFor(limit))
-          // Every admitted event reaches the shared row within a flush slice.
-          yield* Effect.sleep("600 millis")
           const url = yield* LimiterDatabase
-          const stored = yield* withClient(url, (client) =>
-            client.query<{ count: number }>(
-              "SELECT count FROM rate_limit_counters WHERE key = 'batch:shared'"
-            )
+          yield* inOneWindow((run) =>
+            Effect.gen(function* () {
+              const key = `batch:shared:${run}`
+              const limit = 1000
+              let admitted = 0
+              let refusedBoth = false
+              for (let i = 0; !refusedBoth && i < 3 * limit; i += 2) {
+                const results = yield* Effect.forEach(limiters, (limiter) =>
+                  Effect.either(limiter.consume(key, limit))
+                )
+                admitted += results.filter(Either.isRight).length
+                refusedBoth = results.every(Either.isLeft)
+              }
+              expect(refusedBoth).toBe(true)
+              expect(admitted).toBeGreaterThanOrEqual(limit)
+              expect(admitted).toBeLessThanOrEqual(limit + batchFor(limit))
+              // Every admitted event reaches the shared row within a flush slice (250 ms): the row is read
+              // until it holds them, for at most 600 ms.
+              const storedCount = withClient(url, (client) =>
+                client.query<{ count: number }>("SELECT count FROM rate_limit_counters WHERE key = $1", [key])
+              ).pipe(Effect.map((stored) => stored.rows[0]?.count ?? 0))
+              const deadline = Date.now() + 600
+              let stored = yield* storedCount
+              while (stored < admitted && Date.now() < deadline) {
+                yield* Effect.sleep("25 millis")
+                stored = yield* storedCount
+              }
+              expect(stored).toBeGreaterThanOrEqual(admitted)
+            })
           )
-          expect(stored.rows[0]?.count).toBeGreaterThanOrEqual(admitted)
         })
     )
   })

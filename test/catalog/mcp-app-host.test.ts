@@ -13,17 +13,16 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { expect, it } from "@effect/vitest"
 import type { CallToolResult, TextResourceContents } from "@modelcontextprotocol/client"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { build } from "esbuild"
-import type { Browser, BrowserContext, Frame, Page } from "playwright-core"
+import type { BrowserContext, Frame, Page } from "playwright-core"
 import type { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
 import type { EpisodeDetail } from "../../src/catalog/domain/Episode.js"
 import { catalogViewUri } from "../../src/catalog/mcp/CatalogView.js"
 import { ServerAddress } from "../../src/http/NodeServer.js"
 import { expectAccessible } from "../support/Accessibility.js"
-import { browserUnavailable, launchBrowser, newContext } from "../support/Browser.js"
+import { browserUnavailable, newContext, TestBrowser, TestBrowserLive } from "../support/Browser.js"
 import { contentTestServer } from "../support/ContentTestServer.js"
 import { appsCapabilities, type McpSession, mcpSession } from "../support/McpClients.js"
 import { describeNeeding } from "../support/Needs.js"
@@ -63,8 +62,6 @@ const bridgeBundle = Effect.promise(() => {
 })
 
 /** One Chromium for the file; each test gets a fresh context of it. */
-class TestBrowser extends Context.Tag("TestBrowser")<TestBrowser, Browser>() {}
-const TestBrowserLive = Layer.scoped(TestBrowser, launchBrowser)
 
 /**
  * The host's policy for the view, as the extension's specification builds it from `_meta.ui.csp`

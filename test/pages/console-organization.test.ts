@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import type { Page } from "playwright-core"
 import { postgresUnavailable } from "../foundation/support/Backends.js"
 import { postgresFoundationServer, sqlQuery } from "../foundation/support/FoundationClient.js"
-import { browserUnavailable, launchBrowser } from "../support/Browser.js"
+import { browserUnavailable, TestBrowserLive } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import { describeNeeding } from "../support/Needs.js"
 import {
@@ -34,7 +34,6 @@ import {
   setupName,
   signInOnPage,
   startAuthorization,
-  TestBrowser,
   uniqueEmail,
   verifiedAccount
 } from "./support/Console.js"
@@ -363,7 +362,7 @@ describeNeeding(browserUnavailable, postgresUnavailable)("an organization's note
   layer(
     Layer.merge(
       postgresFoundationServer({ PORT: String(notebookPort), PUBLIC_ORIGIN: notebookOrigin }),
-      Layer.scoped(TestBrowser, launchBrowser)
+      TestBrowserLive
     ),
     { timeout: 120_000, excludeTestServices: true }
   )((it) => {

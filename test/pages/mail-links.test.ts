@@ -8,6 +8,7 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { BrowserContext, Page, Response } from "playwright-core"
 import { sessionFormToken } from "../../src/foundation/Pages/FormToken.js"
 import { escapeHtml } from "../../src/http/pages/Html.js"
@@ -18,7 +19,13 @@ import {
   postgresFoundationServer,
   sqlQuery
 } from "../foundation/support/FoundationClient.js"
-import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
+import {
+  browserUnavailable,
+  newContext,
+  offLoopback,
+  TestBrowser,
+  TestBrowserLive
+} from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import { describeNeeding } from "../support/Needs.js"
 
@@ -185,9 +192,9 @@ const signInThrough = (page: Page, link: string, person: Person) =>
     return landed
   })
 
-/** A browser of its own (its own cookies), without JavaScript: the pages must work as plain forms. */
+/** A browser context of its own (its own cookies), without JavaScript: the pages must work as plain forms. */
 const freshPage = Effect.gen(function* () {
-  const browser = yield* launchBrowser
+  const browser = yield* TestBrowser
   const recording = yield* newContext(browser, { javaScriptEnabled: false })
   const page = yield* Effect.promise(() => recording.context.newPage())
   return { ...recording, page }
@@ -238,10 +245,13 @@ const otherSite = Effect.acquireRelease(
 const buttonCount = (page: Page) => Effect.promise(() => page.getByRole("button").count())
 
 describeNeeding(browserUnavailable, postgresUnavailable)("the links the service mails, in a browser", () => {
-  layer(postgresFoundationServer({ PORT: String(port), PUBLIC_ORIGIN: origin }), {
-    timeout: 120_000,
-    excludeTestServices: true
-  })((it) => {
+  layer(
+    Layer.merge(postgresFoundationServer({ PORT: String(port), PUBLIC_ORIGIN: origin }), TestBrowserLive),
+    {
+      timeout: 120_000,
+      excludeTestServices: true
+    }
+  )((it) => {
     it.effect(
       "the verification link shows a button, verifies only when pressed and says so; used again it says it no longer works",
       () =>
@@ -250,7 +260,7 @@ describeNeeding(browserUnavailable, postgresUnavailable)("the links the service 
             const person = yield* signUp("verifier")
             const link = yield* mailedLink("verify-email", person.email)
             expect(link.startsWith(`${origin}/verify-email?token=`)).toBe(true)
-            const browser = yield* launchBrowser
+            const browser = yield* TestBrowser
             const { context, requests } = yield* newContext(browser, { javaScriptEnabled: false })
             const page = yield* Effect.promise(() => context.newPage())
 
@@ -288,7 +298,7 @@ describeNeeding(browserUnavailable, postgresUnavailable)("the links the service 
           const asked = yield* api("/profile/email", { cookie: person.cookie, body: { email: newEmail } })
           expect(asked.status).toBe(200)
           const link = yield* mailedLink("change-email", newEmail)
-          const browser = yield* launchBrowser
+          const browser = yield* TestBrowser
           const { context } = yield* newContext(browser, { javaScriptEnabled: false })
           const page = yield* Effect.promise(() => context.newPage())
           yield* open(page, link)
@@ -557,7 +567,7 @@ describeNeeding(browserUnavailable, postgresUnavailable)("the links the service 
     it.effect("a verification link without a usable token says so when opened, with what to do", () =>
       Effect.scoped(
         Effect.gen(function* () {
-          const browser = yield* launchBrowser
+          const browser = yield* TestBrowser
           const { context } = yield* newContext(browser, { javaScriptEnabled: false })
           const page = yield* Effect.promise(() => context.newPage())
           for (const query of ["", "?token=", `?token=${"x".repeat(201)}`]) {

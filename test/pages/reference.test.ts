@@ -5,7 +5,13 @@ import { expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ServerAddress } from "../../src/http/NodeServer.js"
-import { browserUnavailable, launchBrowser, newContext, offLoopback } from "../support/Browser.js"
+import {
+  browserUnavailable,
+  newContext,
+  offLoopback,
+  TestBrowser,
+  TestBrowserLive
+} from "../support/Browser.js"
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
 import { embeddedDataDir } from "../support/EmbeddedDataDir.js"
 import { describeNeeding } from "../support/Needs.js"
@@ -18,7 +24,7 @@ const bothApis = Layer.unwrapEffect(
 ).pipe(Layer.orDie)
 
 describeNeeding(browserUnavailable)("the API reference pages in a browser", () => {
-  it.layer(bothApis)((it) => {
+  it.layer(Layer.merge(bothApis, TestBrowserLive))((it) => {
     for (const [path, title] of [
       ["/docs", "Podcast"],
       ["/api/v1/docs", "Foundation"]
@@ -27,7 +33,7 @@ describeNeeding(browserUnavailable)("the API reference pages in a browser", () =
         Effect.scoped(
           Effect.gen(function* () {
             const address = yield* ServerAddress
-            const browser = yield* launchBrowser
+            const browser = yield* TestBrowser
             const { context, requests } = yield* newContext(browser)
             const page = yield* Effect.promise(() => context.newPage())
             const response = yield* Effect.promise(() => page.goto(`${address.url}${path}`))

@@ -1,7 +1,9 @@
 // Headless Chromium (Debian's package) driven by playwright-core, for tests that use the pages as a
 // person would. Where no Chromium is installed the browser tests skip, and the skip report at the
 // end of the run says why (Chromium.ts, SkipReport.ts).
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import {
   type Browser,
   type BrowserContext,
@@ -20,6 +22,14 @@ export const launchBrowser = Effect.acquireRelease(
   ),
   (browser: Browser) => Effect.promise(() => browser.close())
 )
+
+/**
+ * One Chromium for a test file's layer: starting one takes seconds, a new context (what keeps the
+ * tests apart: its own cookies, storage and cache) a few milliseconds.
+ */
+export class TestBrowser extends Context.Tag("TestBrowser")<TestBrowser, Browser>() {}
+
+export const TestBrowserLive = Layer.scoped(TestBrowser, launchBrowser)
 
 /** A fresh context (its own cookies) that records every request the pages make. */
 export interface RecordingContext {

@@ -9,19 +9,15 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { expect } from "@effect/vitest"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as oauth from "oauth4webapi"
-import type { Browser, BrowserContext, Page, Response } from "playwright-core"
+import type { BrowserContext, Page, Response } from "playwright-core"
 import { type Backend, backends } from "../../foundation/support/Backends.js"
 import { COOKIE, foundationServer, logLines } from "../../foundation/support/FoundationClient.js"
 import { expectAccessible } from "../../support/Accessibility.js"
-import { launchBrowser } from "../../support/Browser.js"
-
-/** One Chromium for the whole test file. */
-export class TestBrowser extends Context.Tag("TestBrowser")<TestBrowser, Browser>() {}
+import { TestBrowser, TestBrowserLive } from "../../support/Browser.js"
 
 /** The setups every flow runs in: each backend once, one with JavaScript off and one with it on. */
 export interface ConsoleSetup {
@@ -37,7 +33,7 @@ export const consoleServer = (backend: Backend, port: number, env: Record<string
       PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       ...env
     }),
-    Layer.scoped(TestBrowser, launchBrowser)
+    TestBrowserLive
   )
 
 const backendNamed = (name: string): Backend => {

@@ -12,8 +12,12 @@ import { sha256Hex } from "./Records.js"
 const gzip = promisify(zlib.gzip)
 const brotli = promisify(zlib.brotliCompress)
 
-/** Brotli's best quality is slow (about 1 MB/s); large files get quality 7 (about 40 MB/s), some 15% larger. */
-const brotliQuality = (bytes: number) => (bytes <= 64 * 1024 ? 11 : 7)
+/**
+ * Brotli's best quality is slow (about 1 MB/s): files up to 64 KB get quality 10, half its CPU for 1.6 %
+ * more bytes (measured on the corpus' 1,503 such files: 8.7 → 4.1 s of CPU, 1.737 → 1.765 MB); large
+ * files get quality 7 (about 40 MB/s), some 15 % larger.
+ */
+const brotliQuality = (bytes: number) => (bytes <= 64 * 1024 ? 10 : 7)
 
 export const compressions = {
   gzip: (data: Uint8Array) => gzip(data, { level: 9 }),

@@ -8,6 +8,7 @@ import type { Episode } from "../src/catalog/domain/Episode.js"
 import type {
   EpisodeSearchMeta,
   EpisodeTerm,
+  FrequentTerm,
   ParagraphPostings,
   ParagraphTerm,
   SearchEntry,
@@ -101,7 +102,8 @@ const record = <V>() => Object.create(null) as Record<string, V>
 function* paragraphShards(
   input: StaticSearchInput,
   map: ReadonlyMap<string, Slots>,
-  layout: ReturnType<typeof byShard>
+  layout: ReturnType<typeof byShard>,
+  frequent: Record<string, typeof FrequentTerm.Encoded>
 ): Generator<readonly [string, string]> {
   const { statistics } = input.indexes.searchData
   const lengths = statistics.paragraphTerms
@@ -135,7 +137,8 @@ function* paragraphShards(
         continue
       }
       const kept = firstPostings(slots, first)
-      const all = wholeListFile(shard, split++)
+      const k = split++
+      const all = wholeListFile(shard, k)
       entries[term] = { n, slots: encodeSlots(kept), ...columns(kept), all }
       const whole = columns(slots)
       const postings: typeof ParagraphPostings.Encoded = {
@@ -144,6 +147,7 @@ function* paragraphShards(
         ...(postingCount(slots) <= lengthsUpTo ? { lengths: whole.lengths } : {})
       }
       yield [all, JSON.stringify(postings)]
+      frequent[term] = { n, all }
     }
     yield [shardFile(shard), JSON.stringify(entries)]
   }
@@ -232,9 +236,10 @@ export const writeStaticSearch = async (
 
   const paragraphMap = fieldMap(input.indexes.paragraphs, "text")
   const paragraphLayout = byShard([paragraphMap])
+  const frequent = record<typeof FrequentTerm.Encoded>()
   const paragraphFolder = await staged.writeSearchFolder(
     "paragraphs",
-    paragraphShards(input, paragraphMap, paragraphLayout)
+    paragraphShards(input, paragraphMap, paragraphLayout, frequent)
   )
   paragraphMap.clear()
   progress(`wrote ${paragraphLayout.count} transcript search shards`)
@@ -260,7 +265,8 @@ export const writeStaticSearch = async (
     ),
     shards: { folder: paragraphFolder, count: paragraphLayout.count },
     texts: { folder: texts, size: textBlockSize },
-    lengths: { folder: lengths, size: lengthBlockSize }
+    lengths: { folder: lengths, size: lengthBlockSize },
+    frequent
   }
   const episodeMeta: typeof EpisodeSearchMeta.Encoded = {
     fields: episodeFields,
@@ -273,7 +279,19 @@ export const writeStaticSearch = async (
           input.episodeStatistics.terms[id]?.map((field) => field.length) ?? []
         ] as const
     ),
-    shards: { folder: episodeFolder, count: episodeLayout.count }
+    shards: { folder: episodeFolder, count: episodeLayout.count },
+    cards: input.episodes.map(
+      (episode) =>
+        [
+          episode.slug,
+          episode.title,
+          episode.episodeNumber,
+          episode.publishedAt,
+          episode.durationSeconds,
+          episode.subtitle,
+          episode.description
+        ] as const
+    )
   }
   const written = {
     episodes: await writeHashed(staged, "episodes", JSON.stringify(episodeMeta)),

@@ -6,6 +6,7 @@ import { clock, date, duration, el, highlighted } from "./Dom.js"
 import { hashOf } from "./Route.js"
 
 export type EpisodeJson = Awaited<ReturnType<SnapshotReader["searchEpisodes"]>>["data"][number]
+export type SummaryJson = Awaited<ReturnType<SnapshotReader["searchEpisodeSummaries"]>>["data"][number]
 export type HitJson = Awaited<ReturnType<SnapshotReader["searchTranscripts"]>>["data"][number]
 
 const fieldNames: Readonly<Record<string, string>> = {
@@ -49,7 +50,7 @@ const resultItem = (
   )
 }
 
-export const episodeItem = (episode: EpisodeJson, q: string): HTMLLIElement => {
+export const episodeItem = (episode: SummaryJson, q: string): HTMLLIElement => {
   const matched = episode.matchedFields.map((field) => fieldNames[field] ?? field)
   return resultItem(
     hashOf({ q, episode: episode.slug }),

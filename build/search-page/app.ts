@@ -5,7 +5,7 @@
 // clears it), `/` returns to the box from anywhere.
 import { openSnapshot, type SnapshotReader } from "@podcast-platform/snapshot-reader"
 import { episodeView } from "./EpisodeView.js"
-import { type EpisodeJson, episodeItem, type HitJson, hitItem } from "./Results.js"
+import { episodeItem, type HitJson, hitItem, type SummaryJson } from "./Results.js"
 import { hashOf, type Route, routeOf } from "./Route.js"
 
 const byId = <E extends HTMLElement>(id: string): E => {
@@ -80,7 +80,7 @@ const start = async () => {
     }
     try {
       const [episodes, hits] = await Promise.all([
-        reader.searchEpisodes(query === "" ? {} : { q: query }),
+        reader.searchEpisodeSummaries(query === "" ? {} : { q: query }),
         query === "" ? Promise.resolve(undefined) : reader.searchTranscripts({ q: query })
       ])
       if (mine !== sequence) return
@@ -134,11 +134,11 @@ const start = async () => {
     }
   }
   moreEpisodes.addEventListener("click", () =>
-    more<EpisodeJson>(
+    more<SummaryJson>(
       episodeList,
       moreEpisodes,
       (s) => s.episodesNext,
-      (q, offset) => reader.searchEpisodes(q === "" ? { offset } : { q, offset }),
+      (q, offset) => reader.searchEpisodeSummaries(q === "" ? { offset } : { q, offset }),
       episodeItem,
       (s, offset) => {
         s.episodesNext = offset

@@ -177,6 +177,8 @@ describeNeeding(browserUnavailable)("the snapshot's search page, from a static s
               readdirSync(join(site.directory, "search"), { recursive: true }).length / 4
             )
 
+            // The episode results came from the search's description: no episode's own file was read.
+            expect(requests.filter((url) => /\/episodes\/-?[0-9]+\.[0-9a-f]{16}\.json/.test(url))).toEqual([])
             expect(offOrigin(requests, site.host.origin)).toEqual([])
             expect(failures).toEqual([])
           })

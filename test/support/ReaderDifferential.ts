@@ -81,6 +81,23 @@ const query = (q: ReaderQuery, limit: number) => {
   return parameters
 }
 
+const summaryFields = [
+  "slug",
+  "title",
+  "session",
+  "episodeNumber",
+  "publishedAt",
+  "durationSeconds",
+  "subtitle",
+  "description",
+  "relevance",
+  "matchedFields"
+] as const
+
+/** What `searchEpisodeSummaries` answers of an episode the service answered. */
+const summaryOf = (episode: unknown) =>
+  Object.fromEntries(summaryFields.map((field) => [field, (episode as Record<string, unknown>)[field]]))
+
 /** A page, or the error envelope of a refusal. */
 interface RestPage {
   readonly data?: ReadonlyArray<unknown>
@@ -125,6 +142,12 @@ export const compareWithService = (
           }
           expect(read.error, context).toBeUndefined()
           expect(read.answer?.data, context).toEqual(rest.data)
+          if (kind === "episodes") {
+            // The summaries a result list shows are these fields of the same episodes.
+            const summaries = yield* Effect.promise(() => reader.searchEpisodeSummaries(asked))
+            expect(summaries.data, context).toEqual((rest.data ?? []).map(summaryOf))
+            expect(summaries.nextOffset, context).toBe(read.answer?.nextOffset)
+          }
           expect(read.answer?.nextOffset === null, context).toBe(rest.nextCursor === null)
           compared++
           if (rest.nextCursor === null || rest.nextCursor === undefined) break

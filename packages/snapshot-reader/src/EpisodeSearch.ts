@@ -24,7 +24,7 @@ import {
 } from "../../../src/catalog/search/StaticSearchLayout.js"
 import { importEntries } from "./Flexsearch.js"
 import { type Page, type PageQuery, pageOf } from "./Page.js"
-import type { Episode } from "./Records.js"
+import type { Episode, EpisodeSummary } from "./Records.js"
 import type { SnapshotFiles } from "./SnapshotFiles.js"
 import { SnapshotReaderError } from "./SnapshotSource.js"
 
@@ -116,7 +116,54 @@ export const makeEpisodeSearch = (
     return index === undefined ? undefined : episodeAt(m, index)
   }
 
-  const search = async (query: EpisodeSearchQuery): Promise<Page<Episode>> => {
+  /** An episode's summary: from the description's cards, or its file in a snapshot without them. */
+  const summaryAt = async (
+    m: Meta,
+    index: number,
+    relevance: number | null,
+    matchedFields: ReadonlyArray<string>
+  ): Promise<EpisodeSummary> => {
+    const card = m.cards?.[index]
+    const session = m.episodes[index]?.[1]
+    const [slug, title, episodeNumber, publishedAt, durationSeconds, subtitle, description] =
+      card !== undefined && session !== undefined
+        ? card
+        : await episodeAt(m, index).then(
+            (record) =>
+              [
+                record.slug,
+                record.title,
+                record.episodeNumber,
+                record.publishedAt,
+                record.durationSeconds,
+                record.subtitle,
+                record.description
+              ] as const
+          )
+    return {
+      slug,
+      title,
+      session: session ?? (await episodeAt(m, index)).session,
+      episodeNumber,
+      publishedAt,
+      durationSeconds,
+      subtitle,
+      description,
+      relevance,
+      matchedFields
+    }
+  }
+
+  /** The episodes a query finds, ranked (or newest first without words), each rendered by `render`. */
+  const searchWith = async <A>(
+    query: EpisodeSearchQuery,
+    render: (
+      m: Meta,
+      index: number,
+      relevance: number | null,
+      matchedFields: ReadonlyArray<string>
+    ) => Promise<A>
+  ): Promise<Page<A>> => {
     const m = await meta()
     const session = query.session
     const q = query.q?.trim()
@@ -124,7 +171,7 @@ export const makeEpisodeSearch = (
       const listed = m.episodes.flatMap(([, episodeSession], index) =>
         session === undefined || episodeSession === session ? [index] : []
       )
-      return pageOf(listed, query, (index) => episodeAt(m, index))
+      return pageOf(listed, query, (index) => render(m, index, null, []))
     }
     const terms = searchTerms(q)
     if (terms.length === 0) throw new SnapshotReaderError(noSearchTerms("q"))
@@ -150,12 +197,22 @@ export const makeEpisodeSearch = (
       episodeFrequency: (term) => entries[terms.indexOf(term)]?.n
     }
     const ranked = rankEpisodes(findEpisodes(index, terms, m.episodes.length), terms, session, source)
-    return pageOf(ranked, query, async ({ index, relevance, matchedFields }: RankedEpisode) => ({
-      ...(await episodeAt(m, index)),
-      relevance,
-      matchedFields
-    }))
+    return pageOf(ranked, query, ({ index, relevance, matchedFields }: RankedEpisode) =>
+      render(m, index, relevance, matchedFields)
+    )
   }
 
-  return { search, episode }
+  /** Episodes as the service answers the search: each episode's record, read from its file. */
+  const search = (query: EpisodeSearchQuery): Promise<Page<Episode>> =>
+    searchWith(query, async (m, index, relevance, matchedFields) => {
+      const record = await episodeAt(m, index)
+      // Outside a search the record's own (null and none) are the service's answer.
+      return relevance === null ? record : { ...record, relevance, matchedFields: [...matchedFields] }
+    })
+
+  /** The same results as `search`, each as what a result list shows. */
+  const searchSummaries = (query: EpisodeSearchQuery): Promise<Page<EpisodeSummary>> =>
+    searchWith(query, summaryAt)
+
+  return { search, searchSummaries, episode }
 }

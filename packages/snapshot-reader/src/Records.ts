@@ -9,3 +9,22 @@ export type Episode = typeof EpisodeSchema.Encoded
 
 /** A transcript paragraph holding every word of a query, as `GET /v1/transcripts/search` gives it. */
 export type TranscriptHit = typeof TranscriptHitSchema.Encoded
+
+/**
+ * What a list of episode results shows: these fields of the episode as the service answers the same
+ * search (`relevance` and `matchedFields` included), read from the search's description instead of
+ * each episode's file.
+ */
+export type EpisodeSummary = Pick<
+  Episode,
+  | "slug"
+  | "title"
+  | "session"
+  | "episodeNumber"
+  | "publishedAt"
+  | "durationSeconds"
+  | "subtitle"
+  | "description"
+  | "relevance"
+  | "matchedFields"
+>

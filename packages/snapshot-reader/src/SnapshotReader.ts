@@ -7,7 +7,7 @@ import type { SearchEntry } from "../../../src/catalog/domain/StaticSearch.js"
 import { searchEntryPath } from "../../../src/catalog/search/StaticSearchLayout.js"
 import { type EpisodeSearchQuery, makeEpisodeSearch } from "./EpisodeSearch.js"
 import type { Page } from "./Page.js"
-import type { Episode, TranscriptHit } from "./Records.js"
+import type { Episode, EpisodeSummary, TranscriptHit } from "./Records.js"
 import { makeSnapshotFiles, type Transferred } from "./SnapshotFiles.js"
 import { SnapshotReaderError, type SnapshotSource, sourceOf } from "./SnapshotSource.js"
 import { makeTranscriptSearch, type TranscriptSearchQuery } from "./TranscriptSearch.js"
@@ -28,6 +28,12 @@ export interface SnapshotReaderOptions {
 export interface SnapshotReader {
   /** Episodes by relevance to `q`, or newest first without it; `session` filters. */
   readonly searchEpisodes: (query: EpisodeSearchQuery) => Promise<Page<Episode>>
+  /**
+   * The same results as `searchEpisodes`, each as a result list shows it (title, season, number,
+   * date, length, subtitle, description, relevance, matched fields): read from the search's
+   * description, with no episode file per result.
+   */
+  readonly searchEpisodeSummaries: (query: EpisodeSearchQuery) => Promise<Page<EpisodeSummary>>
   /**
    * The episode with this slug, as the service answers `GET /v1/episodes/{slug}` (its `data`), or
    * undefined when the snapshot has none: reads the episode's own file.
@@ -74,6 +80,7 @@ export const openSnapshot = async (
       await Promise.all([files.json(entry.episodes), files.json(entry.transcripts)])
     },
     searchEpisodes: episodes.search,
+    searchEpisodeSummaries: episodes.searchSummaries,
     episode: episodes.episode,
     searchTranscripts: transcripts,
     transferred: files.transferred

@@ -5,6 +5,7 @@
 // shards of the query's terms, the whole lists of frequent terms when the query needs them, and the
 // text blocks of the hits shown.
 import type {
+  FrequentTerm,
   ParagraphPostings,
   ParagraphShard,
   ParagraphTerm,
@@ -88,8 +89,26 @@ export const makeTranscriptSearch = (
       : undefined
   }
 
+  /** A frequent term's whole list. */
+  const listOf = async (m: Meta, term: string, n: number, file: string) => {
+    const key = `${term}\u0000all`
+    let postings = decoded.get(key)
+    if (postings === undefined) {
+      const list = await files.json<typeof ParagraphPostings.Encoded>(`${m.shards.folder}/${file}`)
+      postings = { n, slots: decodeSlots(list.slots), counts: list.counts, lengths: list.lengths }
+      decoded.set(key, postings)
+    }
+    return postings
+  }
+
+  /** The description's entry for a term split into first postings and a whole list, if it is one. */
+  const frequentOf = (m: Meta, term: string): typeof FrequentTerm.Encoded | undefined =>
+    m.frequent !== undefined && Object.hasOwn(m.frequent, term) ? m.frequent[term] : undefined
+
   /** The term's postings: its whole list when `whole` and the shard keeps only the first ones. */
   const postingsOf = async (m: Meta, term: string, whole: boolean): Promise<Postings | undefined> => {
+    const frequent = whole ? frequentOf(m, term) : undefined
+    if (frequent !== undefined) return listOf(m, term, frequent.n, frequent.all)
     const found = await entryOf(m, term)
     if (found === undefined) return undefined
     const { entry } = found
@@ -107,14 +126,7 @@ export const makeTranscriptSearch = (
       }
       return postings
     }
-    const key = `${term}\u0000all`
-    let postings = decoded.get(key)
-    if (postings === undefined) {
-      const list = await files.json<typeof ParagraphPostings.Encoded>(`${m.shards.folder}/${entry.all}`)
-      postings = { n: entry.n, slots: decodeSlots(list.slots), counts: list.counts, lengths: list.lengths }
-      decoded.set(key, postings)
-    }
-    return postings
+    return listOf(m, term, entry.n, entry.all)
   }
 
   return async (query: TranscriptSearchQuery): Promise<Page<TranscriptHit>> => {
@@ -125,15 +137,15 @@ export const makeTranscriptSearch = (
     const { locate, firstId, sessionOf } = await derived()
 
     // A shard keeps the first postings of a frequent term: all a one-word query without a session
-    // reads (FlexSearch reads at most candidateLimit of them); other queries read the whole lists.
-    const entries = await Promise.all(terms.map((term) => entryOf(m, term)))
+    // reads (FlexSearch reads at most candidateLimit of them); other queries read the whole lists,
+    // those the description names without their shards.
     const whole =
       terms.length > 1 ||
-      entries.some(
-        (found) =>
-          found !== undefined &&
-          found.entry.all !== undefined &&
-          postingCount(found.entry.slots) < candidateLimit(session)
+      (await Promise.all(terms.map((term) => entryOf(m, term)))).some(
+        (entry) =>
+          entry !== undefined &&
+          entry.entry.all !== undefined &&
+          postingCount(entry.entry.slots) < candidateLimit(session)
       )
     const postings = await Promise.all(terms.map((term) => postingsOf(m, term, whole)))
 

@@ -43,6 +43,20 @@ export const SearchEntry = Schema.Struct({
   transcripts: Path
 }).annotations({ identifier: "SearchEntry" })
 
+/**
+ * What a list of results shows of an episode, as its record has it: `[slug, title, episodeNumber,
+ * publishedAt, durationSeconds, subtitle, description]` (its session is in `episodes`).
+ */
+export const EpisodeCard = Schema.Tuple(
+  Slug,
+  Schema.String,
+  Schema.Int,
+  Schema.String,
+  Count,
+  Schema.String,
+  Schema.String
+)
+
 export const EpisodeSearchMeta = Schema.Struct({
   /** The searched fields in the order of `lengths`, `fieldAverages` and a term's `tf` rows. */
   fields: Schema.Array(Schema.String),
@@ -50,8 +64,24 @@ export const EpisodeSearchMeta = Schema.Struct({
   fieldAverages: Schema.Array(Schema.Number),
   /** By episode-index id (newest first): its episode file, its session and each field's length. */
   episodes: Schema.Array(Schema.Tuple(Path, Schema.Int, Schema.Array(Count))),
-  shards: ShardFolder
+  shards: ShardFolder,
+  /**
+   * By episode-index id, what a result list shows (a later addition: optional), so that a page of
+   * results needs no episode file.
+   */
+  cards: Schema.optional(Schema.Array(EpisodeCard))
 }).annotations({ identifier: "EpisodeSearchMeta" })
+
+/**
+ * A term split into first postings and a whole list (ParagraphTerm's `all`), named in the transcript
+ * search's description so that a query of several words reads its list without its shard.
+ */
+export const FrequentTerm = Schema.Struct({
+  /** In how many paragraphs the term occurs. */
+  n: Count,
+  /** The file (in the shards' folder) with its whole posting list. */
+  all: FileName
+})
 
 export const TranscriptSearchMeta = Schema.Struct({
   paragraphs: Count,
@@ -61,7 +91,9 @@ export const TranscriptSearchMeta = Schema.Struct({
   transcripts: Schema.Array(Schema.Tuple(Slug, Count, Schema.Int)),
   shards: ShardFolder,
   texts: BlockFolder,
-  lengths: BlockFolder
+  lengths: BlockFolder,
+  /** Every term split into first postings and a whole list, by term (a later addition: optional). */
+  frequent: Schema.optional(Schema.Record({ key: Schema.String, value: FrequentTerm }))
 }).annotations({ identifier: "TranscriptSearchMeta" })
 
 /** One term of the transcript index. */

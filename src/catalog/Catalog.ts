@@ -18,6 +18,7 @@ import type { Transcript } from "./domain/Transcript.js"
 import type { DocIndex, EpisodeIndex, ParagraphIndex } from "./SearchOptions.js"
 import { CatalogLoadError } from "./snapshot/CatalogLoadError.js"
 import { withOrigin } from "./snapshot/OriginBytes.js"
+import type { ParagraphTerms } from "./snapshot/ParagraphTerms.js"
 import { prepareResponses } from "./snapshot/PreparedResponses.js"
 import { readManifest } from "./snapshot/ReadManifest.js"
 import { importSearchIndexes } from "./snapshot/SearchIndexes.js"
@@ -37,6 +38,8 @@ export interface CatalogService {
   readonly episodes: ReadonlyArray<Episode>
   readonly episode: (slug: string) => Episode | undefined
   readonly transcriptRecord: (slug: string) => TranscriptRecord | undefined
+  /** Every transcript paragraph's search terms as numbers (a transcript's once its record is read). */
+  readonly paragraphTerms: ParagraphTerms
   /** Imports the transcript index and parses every transcript's paragraphs ahead of the searches that need them. */
   readonly warmUp: Effect.Effect<void>
   /** The full transcript record (decoded on demand from the verified bytes). */
@@ -106,7 +109,7 @@ export const loadSnapshot = Effect.fn("Catalog.load")(function* (given: string, 
     searchData: files.decode(SearchData, manifest.collections.searchData),
     docs: files.decode(DocCollection, manifest.collections.docs).data
   }))
-  const transcripts = makeTranscriptRecords(manifest, files, origin)
+  const transcripts = makeTranscriptRecords(manifest, files, origin, searchData)
   const indexes = yield* step("Catalog.importIndexes", given, () => importSearchIndexes(manifest, files))
   const episodesBySlug = new Map(episodes.map((episode) => [episode.slug, episode]))
 
@@ -117,6 +120,7 @@ export const loadSnapshot = Effect.fn("Catalog.load")(function* (given: string, 
     episodes,
     episode: (slug) => episodesBySlug.get(slug),
     transcriptRecord: transcripts.record,
+    paragraphTerms: transcripts.paragraphTerms,
     // The index first, then a few transcripts at a time with a timer tick between, so requests are
     // served meanwhile.
     warmUp: Effect.sync(() => indexes.paragraphs).pipe(

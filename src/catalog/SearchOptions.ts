@@ -4,6 +4,7 @@
 // the index matched is a term the ranking sees.
 import { Document } from "flexsearch"
 import type { Episode } from "./domain/Episode.js"
+import type { Slots } from "./search/StaticSearchLayout.js"
 
 const combiningMarks = /\p{M}+/gu
 const asciiOnly = /^[\x20-\x7e]*$/
@@ -177,6 +178,23 @@ export const makeDocIndex = () =>
     },
     cache: false
   })
+
+/** Where flexsearch 0.8 keeps a Document field's words: `document.index.get(field).map`, term → slots. */
+interface DocumentFields {
+  readonly index?: ReadonlyMap<string, { readonly map?: ReadonlyMap<string, Slots> }>
+}
+
+/**
+ * The slots of each term of the paragraph index (undefined when no paragraph has the term), read
+ * from FlexSearch's own map: transcript search walks them as FlexSearch's search does
+ * (search/SlotIntersection.ts). The map is looked up at each call, as an import replaces it.
+ */
+export const paragraphSlots = (index: ParagraphIndex): ((term: string) => Slots | undefined) => {
+  const field = (index as unknown as DocumentFields).index?.get("text")
+  if (!(field?.map instanceof Map))
+    throw new Error('flexsearch no longer keeps a Document field\'s words in `index.get("text").map`')
+  return (term) => field.map?.get(term)
+}
 
 export type EpisodeIndex = ReturnType<typeof makeEpisodeIndex>
 export type ParagraphIndex = ReturnType<typeof makeParagraphIndex>

@@ -1,6 +1,6 @@
 // Transcript search over the static search files, with the service's own code: the query's terms
 // (SearchTerms.ts), FlexSearch's search over the entries of those terms (ParagraphRanking.findParagraphs
-// on a Document made with the shared options), BM25 over the counts and lengths the build wrote
+// over their slots), BM25 over the counts and lengths the build wrote
 // (ParagraphRanking.rankParagraphs) and the hit's rendering (TranscriptHitFields.ts). It reads the
 // shards of the query's terms, the whole lists of frequent terms when the query needs them, and the
 // text blocks of the hits shown.
@@ -12,7 +12,6 @@ import type {
   TextBlock,
   TranscriptSearchMeta
 } from "../../../src/catalog/domain/StaticSearch.js"
-import { makeParagraphIndex } from "../../../src/catalog/SearchOptions.js"
 import { makeParagraphLocator } from "../../../src/catalog/search/ParagraphLocator.js"
 import {
   candidateLimit,
@@ -31,7 +30,6 @@ import {
   shardOf
 } from "../../../src/catalog/search/StaticSearchLayout.js"
 import { transcriptHit } from "../../../src/catalog/search/TranscriptHitFields.js"
-import { importEntries } from "./Flexsearch.js"
 import { type Page, type PageQuery, pageOf } from "./Page.js"
 import type { TranscriptHit } from "./Records.js"
 import type { SnapshotFiles } from "./SnapshotFiles.js"
@@ -149,16 +147,7 @@ export const makeTranscriptSearch = (
       )
     const postings = await Promise.all(terms.map((term) => postingsOf(m, term, whole)))
 
-    const index = makeParagraphIndex()
-    importEntries(
-      index,
-      "text",
-      terms.flatMap((term, i) => {
-        const p = postings[i]
-        return p === undefined ? [] : [[term, p.slots] as const]
-      })
-    )
-    const found = findParagraphs(index, terms, session)
+    const found = findParagraphs((term) => postings[terms.indexOf(term)]?.slots, terms, session)
 
     // Each candidate's count of each term and its length, from the postings that hold them.
     const candidates = new Set(found)
@@ -189,10 +178,7 @@ export const makeTranscriptSearch = (
       terms: (id) => {
         const length = lengths.get(id)
         if (length === undefined) missingLengths.add(id)
-        return {
-          length: length ?? m.averageTerms,
-          count: (term) => counts[terms.indexOf(term)]?.get(id) ?? 0
-        }
+        return { length: length ?? m.averageTerms, counts: counts.map((byId) => byId.get(id) ?? 0) }
       }
     }
     let ranked = rankParagraphs(found, terms, session, corpus, source)

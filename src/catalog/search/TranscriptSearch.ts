@@ -1,13 +1,13 @@
 // Transcript search: the paragraphs that hold every word (FlexSearch, whole words), ranked by BM25
 // over the paragraph statistics the build step computed, the session filter applied after the
 // query (ParagraphRanking.ts, shared with the snapshot reader), each paragraph's terms counted in
-// its text. Rankings are cached by normalised query.
+// its terms as numbers (ParagraphTerms.ts). Rankings are cached by normalised query.
 import * as Either from "effect/Either"
 import type { BadRequest } from "../../http/ApiError.js"
 import type { CatalogService } from "../Catalog.js"
 import type { TranscriptHit } from "../domain/Collections.js"
 import { getOrCompute, makeLruCache } from "../LruCache.js"
-import { countTerm } from "../SearchOptions.js"
+import { paragraphSlots } from "../SearchOptions.js"
 import type { Page, PageRequest, Paginate } from "./Paginate.js"
 import { makeParagraphLocator } from "./ParagraphLocator.js"
 import {
@@ -18,6 +18,7 @@ import {
   rankParagraphs
 } from "./ParagraphRanking.js"
 import { queryTerms } from "./QueryTerms.js"
+import type { Slots } from "./StaticSearchLayout.js"
 import { makeTranscriptHitRenderer } from "./TranscriptHitRenderer.js"
 
 export interface TranscriptQuery extends PageRequest {
@@ -35,6 +36,7 @@ export const makeTranscriptSearch = (
   paginate: Paginate
 ): ((query: TranscriptQuery) => Either.Either<Page<TranscriptHit>, BadRequest>) => {
   const statistics = catalog.searchData.statistics
+  const paragraphTerms = catalog.paragraphTerms
   const locate = makeParagraphLocator(catalog.searchData)
   const sessionOfSlug = new Map(catalog.episodes.map((episode) => [episode.slug, episode.session]))
   const renderHit = makeTranscriptHitRenderer(catalog)
@@ -45,21 +47,30 @@ export const makeTranscriptSearch = (
     averageTerms: statistics.averageTerms,
     documentFrequency: (term) => statistics.documentFrequency[term]
   }
-  const source: ParagraphSource = {
-    locate,
-    sessionOf: (slug) => sessionOfSlug.get(slug),
-    terms: (id, { slug, paragraphIndex }) => {
-      const paragraph = catalog.transcriptRecord(slug)?.paragraphs[paragraphIndex]
-      if (paragraph === undefined) return undefined
-      const lower = paragraph.text.toLowerCase()
-      return {
-        length: statistics.paragraphTerms[id] ?? statistics.averageTerms,
-        count: (term) => countTerm(paragraph.text, lower, term)
+  // The transcript index is imported at the first search (SearchIndexes.ts).
+  let slotsOf: ((term: string) => Slots | undefined) | undefined
+  const rank = (terms: ReadonlyArray<string>, session: number | undefined) => {
+    slotsOf ??= paragraphSlots(catalog.indexes.paragraphs)
+    // The terms' numbers, looked up once a record is read (its terms are numbered then).
+    const termIds = new Array<number | undefined>(terms.length)
+    const source: ParagraphSource = {
+      locate,
+      sessionOf: (slug) => sessionOfSlug.get(slug),
+      terms: (id, { slug, paragraphIndex }) => {
+        if (
+          !paragraphTerms.filled(id) &&
+          catalog.transcriptRecord(slug)?.paragraphs[paragraphIndex] === undefined
+        )
+          return undefined
+        for (let t = 0; t < terms.length; t++) termIds[t] ??= paragraphTerms.termId(terms[t] as string)
+        return {
+          length: statistics.paragraphTerms[id] ?? statistics.averageTerms,
+          counts: paragraphTerms.counts(id, termIds)
+        }
       }
     }
+    return rankParagraphs(findParagraphs(slotsOf, terms, session), terms, session, corpus, source)
   }
-  const rank = (terms: ReadonlyArray<string>, session: number | undefined) =>
-    rankParagraphs(findParagraphs(catalog.indexes.paragraphs, terms, session), terms, session, corpus, source)
 
   return (query) =>
     Either.flatMap(queryTerms(query.q, "q"), (terms) => {

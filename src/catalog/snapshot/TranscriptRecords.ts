@@ -1,11 +1,13 @@
 // Transcripts read from the verified snapshot bytes on demand: what search needs of each (its
-// paragraphs, parsed once and kept), and the full transcript record (decoded with its schema, the
-// most recent few kept).
+// paragraphs, parsed once and kept, their terms numbered in the catalog's ParagraphTerms), and the
+// full transcript record (decoded with its schema, the most recent few kept).
 import * as Schema from "effect/Schema"
 import type { SnapshotManifest } from "../domain/Manifest.js"
+import type { SearchData } from "../domain/SearchData.js"
 import { type Transcript, TranscriptDetail } from "../domain/Transcript.js"
 import { makeLruCache } from "../LruCache.js"
 import { withOrigin } from "./OriginBytes.js"
+import { makeParagraphTerms, type ParagraphTerms } from "./ParagraphTerms.js"
 import type { VerifiedFiles } from "./VerifiedFiles.js"
 
 /** What search needs of one paragraph. */
@@ -24,13 +26,23 @@ export interface TranscriptRecord {
 export interface TranscriptRecords {
   readonly record: (slug: string) => TranscriptRecord | undefined
   readonly transcript: (slug: string) => Transcript | undefined
+  /** Every paragraph's terms, a transcript's filled when its record is read. */
+  readonly paragraphTerms: ParagraphTerms
 }
 
 export const makeTranscriptRecords = (
   manifest: SnapshotManifest,
   files: VerifiedFiles,
-  origin: string
+  origin: string,
+  searchData: SearchData
 ): TranscriptRecords => {
+  const paragraphTerms = makeParagraphTerms(searchData.statistics.paragraphTerms)
+  const firstId = new Map<string, number>()
+  let next = 0
+  for (const [slug, count] of searchData.transcripts) {
+    firstId.set(slug, next)
+    next += count
+  }
   // Search reads paragraphs of many transcripts per query: they are parsed once, on first use (and
   // all of them soon after start-up by the catalog's warm-up), without the schema's validation,
   // which the build step and the hash check already stand for.
@@ -51,6 +63,12 @@ export const makeTranscriptRecords = (
         text: p.text
       }))
     }
+    const first = firstId.get(slug)
+    if (first !== undefined)
+      paragraphTerms.fill(
+        first,
+        parsed.paragraphs.map((p) => p.text)
+      )
     records.set(slug, parsed)
     return parsed
   }
@@ -68,5 +86,5 @@ export const makeTranscriptRecords = (
     return decoded
   }
 
-  return { record, transcript }
+  return { record, transcript, paragraphTerms }
 }

@@ -1,0 +1,115 @@
+// Transcript search finds candidates by walking the index's slots (SlotIntersection.ts) instead of
+// calling FlexSearch's `search`, and counts terms in numbered paragraph terms (ParagraphTerms.ts)
+// instead of in the text: both held here to what they replace, on random paragraphs whose words
+// are drawn from a small vocabulary with a few very frequent ones (so that lists are long, limits
+// are reached and every resolution slot is used), for random queries of one to five words.
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import { makeParagraphIndex, paragraphSlots, tokenize } from "../../src/catalog/SearchOptions.js"
+import { mergedIds } from "../../src/catalog/search/Candidates.js"
+import { candidateLimit, findParagraphs } from "../../src/catalog/search/ParagraphRanking.js"
+import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
+import { intersectSlots } from "../../src/catalog/search/SlotIntersection.js"
+import { makeParagraphTerms } from "../../src/catalog/snapshot/ParagraphTerms.js"
+
+const frequent = ["the", "and", "you", "that", "know"]
+const words = [
+  ...frequent,
+  "story",
+  "stories",
+  "rust",
+  "kubernetes",
+  "glass",
+  "glasses",
+  "café",
+  "Cafe",
+  "open",
+  "source",
+  "maintainers",
+  "maintainer",
+  "zebra",
+  "42"
+]
+const word = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...frequent) },
+  { weight: 2, arbitrary: fc.constantFrom(...words) }
+)
+const paragraph = fc.array(word, { minLength: 0, maxLength: 40 }).map((list) => list.join(" "))
+const query = fc
+  .array(fc.constantFrom(...words, "absent"), { minLength: 1, maxLength: 5 })
+  .map((list) => list.join(" "))
+
+const indexOf = (texts: ReadonlyArray<string>) => {
+  const index = makeParagraphIndex()
+  texts.forEach((text, id) => {
+    index.add({ id, text })
+  })
+  return index
+}
+
+describe("the slot walk", () => {
+  it("finds what FlexSearch's own search finds, in its order, up to the limit", () => {
+    fc.assert(
+      fc.property(
+        fc.array(paragraph, { minLength: 1, maxLength: 400 }),
+        fc.array(query, { minLength: 1, maxLength: 20 }),
+        fc.constantFrom(1, 3, 10, candidateLimit(undefined)),
+        (texts, queries, limit) => {
+          const index = indexOf(texts)
+          const slotsOf = paragraphSlots(index)
+          for (const q of queries) {
+            const terms = searchTerms(q)
+            expect(intersectSlots(terms.map(slotsOf), limit), q).toEqual(
+              mergedIds(index.search(terms.join(" "), { limit }))
+            )
+            expect(findParagraphs(slotsOf, terms, undefined), q).toEqual(
+              mergedIds(index.search(terms.join(" "), { limit: candidateLimit(undefined) }))
+            )
+          }
+        }
+      ),
+      { numRuns: 60 }
+    )
+  })
+
+  it("answers a walk after thousands of others, and ids past the ones met before", () => {
+    const texts = Array.from({ length: 3000 }, (_, id) =>
+      id % 3 === 0 ? "the rust" : id % 2 ? "the" : "rust"
+    )
+    const index = indexOf(texts)
+    const slotsOf = paragraphSlots(index)
+    const expected = mergedIds(index.search("the rust", { limit: 5000 }))
+    expect(expected).toHaveLength(1000)
+    for (let i = 0; i < 2000; i++)
+      expect(intersectSlots(["the", "rust"].map(slotsOf), 5000)).toEqual(expected)
+    // A term no paragraph has: nothing, as FlexSearch answers.
+    expect(intersectSlots(["the", "absent"].map(slotsOf), 10)).toEqual([])
+    expect(intersectSlots([], 10)).toEqual([])
+  })
+})
+
+describe("numbered paragraph terms", () => {
+  it("count each query term as tokenising the paragraph would", () => {
+    fc.assert(
+      fc.property(fc.array(paragraph, { minLength: 1, maxLength: 50 }), query, (texts, q) => {
+        const terms = makeParagraphTerms(texts.map((text) => tokenize(text).length))
+        terms.fill(0, texts)
+        const queried = searchTerms(q)
+        const ids = queried.map(terms.termId)
+        texts.forEach((text, id) => {
+          expect(terms.filled(id)).toBe(true)
+          expect([...terms.counts(id, ids)], text).toEqual(
+            queried.map((term) => tokenize(text).filter((word) => word === term).length)
+          )
+        })
+      }),
+      { numRuns: 100 }
+    )
+  })
+
+  it("refuse a paragraph whose terms the statistics counted otherwise", () => {
+    const terms = makeParagraphTerms([2])
+    expect(() => terms.fill(0, ["one two three"])).toThrow(/3 search terms where the search data counts 2/)
+    expect(terms.filled(0)).toBe(false)
+  })
+})

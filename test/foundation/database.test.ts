@@ -21,6 +21,7 @@ import {
   freshPostgresDatabase,
   pgCtlUnavailable,
   postgresUnavailable,
+  unmigratedDataDir,
   withClient
 } from "./support/Backends.js"
 import { call, foundationServer, sessionFrom, signUp } from "./support/FoundationClient.js"
@@ -193,7 +194,7 @@ describe("the embedded database's folder", () => {
 
   it.live("is taken over when the process that locked it is gone", () =>
     Effect.gen(function* () {
-      const dir = yield* freshDataDir
+      const dir = yield* unmigratedDataDir
       // A pid far above any real one stands for a crashed owner.
       writeFileSync(join(dir, "foundation.lock"), "2147483646")
       const tables = yield* Effect.flatMap(runMigrations, () => tablesOf).pipe(

@@ -26,7 +26,7 @@ import { Organizations } from "../../src/foundation/Organizations/Organizations.
 import { isApiError, toEnvelope } from "../../src/http/ApiError.js"
 import { errorResponse } from "../../src/http/ErrorResponse.js"
 import { ProtectedResources } from "../../src/http/ProtectedResources.js"
-import { freshDataDir } from "./support/Backends.js"
+import { freshDataDir, unmigratedDataDir } from "./support/Backends.js"
 import { uniqueEmail } from "./support/FoundationClient.js"
 
 const configured = (env: Record<string, string>) =>
@@ -153,7 +153,7 @@ describe("the database edge", () => {
     "a housekeeping pass that meets a wrong query logs it as an error with its cause",
     () =>
       Effect.gen(function* () {
-        const dir = yield* freshDataDir
+        const dir = yield* unmigratedDataDir
         const lines: Array<{ level: LogLevel.LogLevel; text: string; cause: Cause.Cause<unknown> }> = []
         const capture = Logger.make(({ logLevel, message, cause }) => {
           lines.push({ level: logLevel, text: String(message), cause })
@@ -179,7 +179,7 @@ describe("the database edge", () => {
     "the same pass on a migrated database succeeds and logs nothing",
     () =>
       Effect.gen(function* () {
-        const dir = yield* freshDataDir
+        const dir = yield* unmigratedDataDir
         const lines: Array<string> = []
         const capture = Logger.make(({ message }) => {
           lines.push(String(message))

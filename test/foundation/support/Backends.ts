@@ -63,9 +63,12 @@ const removedAtClose = (make: () => string) =>
 
 /**
  * A new folder for an embedded database, removed when the scope closes: a copy of the run's
- * initialised template (test/support/PgliteTemplate.ts), on which the service runs its migrations.
+ * migrated template (test/support/PgliteTemplate.ts), as a server leaves a new folder.
  */
 export const freshDataDir = removedAtClose(() => embeddedDataDir("foundation-test-"))
+
+/** The same without the schema: PGlite initialised, no migration run. */
+export const unmigratedDataDir = removedAtClose(() => embeddedDataDir("foundation-test-", "none"))
 
 /** A new empty folder for an embedded database (PGlite initialises it), removed when the scope closes. */
 export const emptyDataDir = removedAtClose(() => mkdtempSync(join(tmpdir(), "foundation-test-")))

@@ -3,6 +3,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { countTerm, foldWord, tokenize } from "../../src/catalog/SearchOptions.js"
+import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
+import { countTerms, termFrequency } from "../../src/catalog/search/TermCounts.js"
 
 const slowCount = (text: string, term: string) => tokenize(text).filter((word) => word === term).length
 
@@ -72,6 +74,34 @@ describe("the tokeniser", () => {
         }
       }),
       { numRuns: 2000 }
+    )
+  })
+})
+
+describe("a term's frequency in counted text", () => {
+  it("is the same found by binary search in the sorted words as by reading them all", () => {
+    const word = fc.constantFrom(
+      "map",
+      "maps",
+      "mapping",
+      "maple",
+      "ma",
+      "m2",
+      "café",
+      "cafes",
+      "zebra",
+      "a1"
+    )
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 60 }), word, (words, term) => {
+        const counted = countTerms(words.join(" "))
+        const prefix = searchTerms(term)[0] ?? term
+        for (const asked of [prefix, prefix.slice(0, 1), prefix.slice(0, 2), `${prefix}x`])
+          expect(termFrequency(counted.counts, asked, counted.sorted), asked).toBe(
+            termFrequency(counted.counts, asked)
+          )
+      }),
+      { numRuns: 300 }
     )
   })
 })

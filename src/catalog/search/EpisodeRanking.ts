@@ -120,8 +120,8 @@ export const countedEpisodeSource = (
   fieldAverage: (f) => statistics.fieldAverages[f] ?? 1,
   fieldLength: (index, f) => statistics.terms[index]?.[f]?.length ?? 0,
   termFrequency: (index, f, term) => {
-    const counts = statistics.terms[index]?.[f]?.counts
-    return counts === undefined ? 0 : termFrequency(counts, term)
+    const field = statistics.terms[index]?.[f]
+    return field === undefined ? 0 : termFrequency(field.counts, term, field.sorted)
   },
   episodeFrequency: (term) => statistics.episodeFrequency.get(term)
 })

@@ -20,10 +20,15 @@ const MAX_RUNS = 3
 
 const windowOf = (at: number, windowMs: number) => Math.floor(at / windowMs)
 
-/** Sleeps until the window after the current one has begun (a little past its edge). */
+/**
+ * Sleeps until the window after the current one has begun, and by twice the margin: a burst started
+ * then has its first mark, widened by the margin, inside that window even if the timer fired a little
+ * early (at one margin past the edge, a timer a millisecond early made the burst look as if it had
+ * crossed, and cost a window's wait).
+ */
 const untilNextWindow = (windowMs: number) =>
   Effect.promise(
-    () => new Promise((resolve) => setTimeout(resolve, windowMs - (Date.now() % windowMs) + MARGIN_MS))
+    () => new Promise((resolve) => setTimeout(resolve, windowMs - (Date.now() % windowMs) + 2 * MARGIN_MS))
   )
 
 /** Runs `burst` and says whether the span it took could have met two windows. */

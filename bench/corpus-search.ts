@@ -22,7 +22,7 @@ import { makeParagraphIndex, wordSpans } from "../src/catalog/SearchOptions.js"
 import { candidateLimit } from "../src/catalog/search/ParagraphRanking.js"
 import { searchTerms } from "../src/catalog/search/SearchTerms.js"
 import { corpusDirectory, corpusUnavailable } from "../test/support/Corpus.js"
-import { cpuTime, median, pairedRatio } from "./_servers/Load.js"
+import { cpuTime, measuredOf, median, pairedRatio } from "./_servers/Load.js"
 import { ensureSnapshot, startCommand, startOurServer } from "./_servers/StartCommand.js"
 
 if (corpusUnavailable !== undefined) {
@@ -189,15 +189,7 @@ const load = async (
     )
   }
   if (next !== queries.length) throw new Error(`${kind}: ${next} requests sent for ${queries.length} queries`)
-  return {
-    requestsPerSecond: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuMicroseconds:
-      cpuBefore === undefined || cpuAfter === undefined
-        ? undefined
-        : (cpuAfter - cpuBefore) / result.requests.total
-  }
+  return measuredOf(result, result.requests.total / result.duration, cpuBefore, cpuAfter)
 }
 
 const servers: Array<ChildProcess> = []

@@ -54,16 +54,24 @@ export const measure = async (url: string, options: LoadOptions = {}): Promise<M
       `${url}: expected only ${expected}xx answers, got ${result["2xx"]} 2xx, ${result["3xx"]} 3xx, ${result["4xx"]} 4xx, ${result["5xx"]} 5xx and ${result.errors} errors of ${result.requests.total}`
     )
   }
-  return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuMicroseconds:
-      cpuBefore === undefined || cpuAfter === undefined
-        ? undefined
-        : (cpuAfter - cpuBefore) / result.requests.total
-  }
+  return measuredOf(result, result.requests.average, cpuBefore, cpuAfter)
 }
+
+/** A run's figures from autocannon's result and the server's CPU time read around it. */
+export const measuredOf = (
+  result: autocannon.Result,
+  requestsPerSecond: number,
+  cpuBefore: number | undefined,
+  cpuAfter: number | undefined
+): Measured => ({
+  requestsPerSecond,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  cpuMicroseconds:
+    cpuBefore === undefined || cpuAfter === undefined
+      ? undefined
+      : (cpuAfter - cpuBefore) / result.requests.total
+})
 
 export const median = (values: ReadonlyArray<number>): number => {
   const sorted = [...values].sort((a, b) => a - b)

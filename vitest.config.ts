@@ -17,12 +17,14 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    // The run's temporary root, an initialised embedded database to copy (PgliteTemplate.ts), and a
-    // PostgreSQL of its own when none is given (OwnPostgres.ts).
+    // The run's temporary root, an initialised embedded database to copy (PgliteTemplate.ts), a
+    // PostgreSQL of its own when none is given (OwnPostgres.ts) and a migrated database on it to copy
+    // (PostgresTemplate.ts).
     globalSetup: [
       "test/support/TempRoot.ts",
       "test/support/PgliteTemplate.ts",
-      "test/support/OwnPostgres.ts"
+      "test/support/OwnPostgres.ts",
+      "test/support/PostgresTemplate.ts"
     ],
     // The skip report first, so its lines come just before the summary that counts the skips.
     reporters: ["./test/support/SkipReport.ts", "default"],

@@ -17,6 +17,7 @@ import { describeNeeding, whenMet } from "../support/Needs.js"
 import { request, type TestResponse } from "../support/TestServer.js"
 import {
   emptyDataDir,
+  emptyPostgresDatabase,
   freshDataDir,
   freshPostgresDatabase,
   pgCtlUnavailable,
@@ -87,7 +88,7 @@ describe("migrations", () => {
     "run by several instances at once on PostgreSQL, apply exactly once",
     whenMet([postgresUnavailable], () =>
       Effect.gen(function* () {
-        const { url } = yield* freshPostgresDatabase
+        const { url } = yield* emptyPostgresDatabase
         const results = yield* Effect.all(
           Array.from({ length: 4 }, () => runMigrations.pipe(Effect.provide(client({ DATABASE_URL: url })))),
           { concurrency: "unbounded" }

@@ -3,7 +3,7 @@
 // promises, for the scale-out tests and the soak benchmark. Each instance keeps its port across
 // restarts, so nginx's configuration never changes.
 import * as Effect from "effect/Effect"
-import { freshPostgresDatabase, hasPostgres } from "../foundation/support/Backends.js"
+import { emptyPostgresDatabase, hasPostgres } from "../foundation/support/Backends.js"
 import { buildFixtureSnapshot } from "./CatalogTestServer.js"
 import { type ChildService, freePort, serverBundle, spawnService } from "./ChildService.js"
 import { type Nginx, nginx, nginxMissing } from "./Nginx.js"
@@ -39,7 +39,7 @@ export const clusterCursorSecret = "scale-out-cursor-secret-0123456789abcdef"
 export const serviceCluster = (env: Record<string, string> = {}, count = 2, snapshotDirectory?: string) =>
   Effect.gen(function* () {
     const bundle = yield* serverBundle
-    const { url: databaseUrl } = yield* freshPostgresDatabase
+    const { url: databaseUrl } = yield* emptyPostgresDatabase
     const snapshot = snapshotDirectory ?? (yield* buildFixtureSnapshot())
     const ports = yield* Effect.promise(() => Promise.all(Array.from({ length: count }, () => freePort())))
     // Shorter than any drain delay the tests and the soak use (1 s and more).

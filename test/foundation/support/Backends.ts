@@ -42,19 +42,31 @@ export const withClient = <A>(url: string, f: (client: Pg.Client) => Promise<A>)
     }
   })
 
-/** A new empty database on the test server, dropped when the scope closes. */
-export const freshPostgresDatabase = Effect.acquireRelease(
-  Effect.gen(function* () {
-    if (postgresUrl === undefined) return yield* Effect.dieMessage("TEST_DATABASE_URL is not set")
-    const name = `foundation_test_${randomBytes(6).toString("hex")}`
-    yield* withClient(postgresUrl, (client) => client.query(`CREATE DATABASE ${name}`))
-    return { name, url: withDatabase(postgresUrl, name) }
-  }),
-  ({ name }) =>
-    postgresUrl === undefined
-      ? Effect.void
-      : withClient(postgresUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+/** A new database on the test server, a copy of `template`, dropped when the scope closes. */
+const newPostgresDatabase = (template: string) =>
+  Effect.acquireRelease(
+    Effect.gen(function* () {
+      if (postgresUrl === undefined) return yield* Effect.dieMessage("TEST_DATABASE_URL is not set")
+      const name = `foundation_test_${randomBytes(6).toString("hex")}`
+      yield* withClient(postgresUrl, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`))
+      return { name, url: withDatabase(postgresUrl, name) }
+    }),
+    ({ name }) =>
+      postgresUrl === undefined
+        ? Effect.void
+        : withClient(postgresUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+  )
+
+/**
+ * A new database with the service's schema, as a server leaves a new one: a copy of the run's
+ * migrated template (test/support/PostgresTemplate.ts).
+ */
+export const freshPostgresDatabase = Effect.suspend(() =>
+  newPostgresDatabase(process.env.TEST_PG_MIGRATED_TEMPLATE ?? "template1")
 )
+
+/** A new empty database (no schema), for tests of the migrations themselves. */
+export const emptyPostgresDatabase = newPostgresDatabase("template1")
 
 const removedAtClose = (make: () => string) =>
   Effect.acquireRelease(Effect.sync(make), (dir) =>

@@ -166,10 +166,9 @@ for (const setup of consoleSetups) {
                   yield* checkPage(page, "organization new token", js)
                   yield* Effect.promise(() => copy.click())
                   // The clipboard write is asynchronous: the status is set when it settles.
+                  // (Waited for by a locator: the page's policy forbids the eval waitForFunction needs.)
                   yield* Effect.promise(() =>
-                    page.waitForFunction(
-                      "(document.getElementById('new-token-status')?.textContent ?? '') !== ''"
-                    )
+                    page.locator("#new-token-status").filter({ hasText: /\S/ }).waitFor({ state: "attached" })
                   )
                   const said = yield* Effect.promise(() => page.locator("#new-token-status").textContent())
                   expect(said).toMatch(/^(Copied\.|Selected: )/)

@@ -5,8 +5,7 @@
 // the view's tools/call requests go back through the bridge and the same client to the server. The
 // feed's audio host is outside this machine: Chromium gets a silent WAV for it (with byte ranges, so
 // it can seek), and every other request must stay within the allowed origins. Screenshots of the
-// card and the lists, light and dark, go to .tmp/screenshots (mcp-app-*.png).
-import { mkdirSync } from "node:fs"
+// card and the lists, light and dark, go to .tmp/screenshots (mcp-app-*.png) with SCREENSHOTS=1.
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { dirname, join } from "node:path"
@@ -26,10 +25,10 @@ import { browserUnavailable, newContext, TestBrowser, TestBrowserLive } from "..
 import { contentTestServer } from "../support/ContentTestServer.js"
 import { appsCapabilities, type McpSession, mcpSession } from "../support/McpClients.js"
 import { describeNeeding } from "../support/Needs.js"
+import { saveScreenshot } from "../support/Screenshots.js"
 import { request } from "../support/TestServer.js"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
-const screenshotDir = join(root, ".tmp", "screenshots")
 
 type Episode = (typeof EpisodeDetail.Encoded)["data"]
 type Hit = (typeof TranscriptHitPage.Encoded)["data"][number]
@@ -307,17 +306,14 @@ const expectNoPlaceholders = (hosted: HostedView) =>
     expect(text ?? "").not.toMatch(/\b(null|undefined|NaN)\b|\[object Object\]/)
   )
 
-/** The iframe as the host shows it, to .tmp/screenshots/mcp-app-<name>-<theme>.png. */
+/** The iframe as the host shows it (with SCREENSHOTS=1, to .tmp/screenshots/mcp-app-<name>-<theme>.png). */
 const photograph = (hosted: HostedView, name: string, theme: Theme) =>
   Effect.promise(async () => {
-    mkdirSync(screenshotDir, { recursive: true })
     // The host sized the frame to what the view reported: nothing is cut off.
     await hosted.page.waitForFunction(
       "(() => { const frame = document.querySelector('iframe'); return frame.contentWindow && frame.getBoundingClientRect().height > 150; })()"
     )
-    await hosted.page
-      .locator("iframe")
-      .screenshot({ path: join(screenshotDir, `mcp-app-${name}-${theme}.png`) })
+    await saveScreenshot(hosted.page.locator("iframe"), `mcp-app-${name}-${theme}`)
   })
 
 /** The view's background colour, as computed in its document. */

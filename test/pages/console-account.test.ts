@@ -2,10 +2,10 @@
 // the profile (and its theme on every page), a change of email address confirmed by the mailed link,
 // the password (its refusals beside the fields), the sessions (ending another one), and the apps
 // they connected (disconnecting one); the JSON API sees each change. Each setup: PGlite with
-// JavaScript off, PostgreSQL with it on (then axe, phone width and screenshots on every page).
-import { expect, layer } from "@effect/vitest"
+// JavaScript off, PostgreSQL with it on (then axe and the phone width on every page).
+import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { browserUnavailable } from "../support/Browser.js"
+import { browserUnavailable, fileBrowser } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import { describeNeeding } from "../support/Needs.js"
 import {
@@ -36,12 +36,15 @@ import {
 
 const PASSWORD = "an account page passphrase"
 
+// One Chromium for the file; each setup starts its own server.
+const browser = fileBrowser()
+
 for (const setup of consoleSetups) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const js = setup.javaScript
   describeNeeding(browserUnavailable, setup.backend.missing)(`the account page (${setupName(setup)})`, () => {
-    layer(consoleServer(setup.backend, port), { timeout: 120_000, excludeTestServices: true })((it) => {
+    browser.layer(consoleServer(setup.backend, port), { timeout: 120_000 })((it) => {
       it.effect(
         "the profile is saved, its theme applies to every page, and a new email address is confirmed by its link",
         () =>

@@ -6,9 +6,9 @@
 // at its redirect URI for a token that reads that organization. Then the JSON API sees what the
 // pages did. Each setup: PGlite with JavaScript off, PostgreSQL with it on (axe on every page then).
 import * as Http from "node:http"
-import { expect, layer } from "@effect/vitest"
+import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { browserUnavailable } from "../support/Browser.js"
+import { browserUnavailable, fileBrowser } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import { describeNeeding } from "../support/Needs.js"
 import {
@@ -33,13 +33,16 @@ import {
   uniqueEmail
 } from "./support/Console.js"
 
+// One Chromium for the file; each setup starts its own server.
+const browser = fileBrowser()
+
 for (const setup of consoleSetups) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   describeNeeding(browserUnavailable, setup.backend.missing)(
     `a newcomer from an app's authorization link (${setupName(setup)})`,
     () => {
-      layer(consoleServer(setup.backend, port), { timeout: 120_000, excludeTestServices: true })((it) => {
+      browser.layer(consoleServer(setup.backend, port), { timeout: 120_000 })((it) => {
         it.effect(
           "signs up, verifies by the mailed link, creates an organization, allows, and the app gets a working code",
           () =>

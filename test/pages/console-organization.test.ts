@@ -4,14 +4,13 @@
 // (selectable, with a copy button when script runs) and works until revoked; an invitation is sent
 // and revoked; the last owner cannot leave, said in words. A member sees what members may do and no
 // more, is refused what owners do even when posting by hand, and leaves. The JSON API sees each
-// change. Each setup: PGlite with JavaScript off, PostgreSQL with it on (axe and screenshots then).
-import { expect, layer } from "@effect/vitest"
+// change. Each setup: PGlite with JavaScript off, PostgreSQL with it on (axe and the phone width then).
+import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import type { Page } from "playwright-core"
 import { postgresUnavailable } from "../foundation/support/Backends.js"
 import { postgresFoundationServer, sqlQuery } from "../foundation/support/FoundationClient.js"
-import { browserUnavailable, TestBrowserLive } from "../support/Browser.js"
+import { browserUnavailable, fileBrowser } from "../support/Browser.js"
 import { freePort } from "../support/FreePort.js"
 import { describeNeeding } from "../support/Needs.js"
 import {
@@ -59,6 +58,9 @@ const postByHand = (page: Page, origin: string, path: string, form: Record<strin
     return { status: response.status(), text: await response.text() }
   })
 
+// One Chromium for the file; each setup starts its own server.
+const browser = fileBrowser()
+
 for (const setup of consoleSetups) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
@@ -66,7 +68,7 @@ for (const setup of consoleSetups) {
   describeNeeding(browserUnavailable, setup.backend.missing)(
     `an organization's page (${setupName(setup)})`,
     () => {
-      layer(consoleServer(setup.backend, port), { timeout: 120_000, excludeTestServices: true })((it) => {
+      browser.layer(consoleServer(setup.backend, port), { timeout: 120_000 })((it) => {
         it.effect(
           "an owner saves the settings, a stale form is refused with the current values, a token is shown once, an invitation is sent and revoked, a connected app is ended",
           () =>
@@ -358,13 +360,9 @@ for (const setup of consoleSetups) {
 const notebookPort = await freePort()
 const notebookOrigin = `http://127.0.0.1:${notebookPort}`
 describeNeeding(browserUnavailable, postgresUnavailable)("an organization's notebook (PostgreSQL)", () => {
-  layer(
-    Layer.merge(
-      postgresFoundationServer({ PORT: String(notebookPort), PUBLIC_ORIGIN: notebookOrigin }),
-      TestBrowserLive
-    ),
-    { timeout: 120_000, excludeTestServices: true }
-  )((it) => {
+  browser.layer(postgresFoundationServer({ PORT: String(notebookPort), PUBLIC_ORIGIN: notebookOrigin }), {
+    timeout: 120_000
+  })((it) => {
     it.effect(
       "a member deletes their own note and is refused another's; names and text are shown as text",
       () =>

@@ -4,7 +4,7 @@
 // same episodes and passages, in the same order, with the same snippets and highlights); the
 // keyboard alone opens a passage's episode, whose view shows its show notes, people and chapters and
 // whose player starts at the passage's paragraph; nothing is requested outside the static server's
-// origin; axe finds no serious or critical issue. Screenshots go to .tmp/screenshots/static-search-*.
+// origin; axe finds no serious or critical issue. Screenshots go to .tmp/screenshots/static-search-* with SCREENSHOTS=1.
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "@effect/vitest"

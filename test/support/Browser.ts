@@ -1,6 +1,7 @@
 // Headless Chromium (Debian's package) driven by playwright-core, for tests that use the pages as a
 // person would. Where no Chromium is installed the browser tests skip, and the skip report at the
 // end of the run says why (Chromium.ts, SkipReport.ts).
+import { layer, type Vitest } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -30,6 +31,21 @@ export const launchBrowser = Effect.acquireRelease(
 export class TestBrowser extends Context.Tag("TestBrowser")<TestBrowser, Browser>() {}
 
 export const TestBrowserLive = Layer.scoped(TestBrowser, launchBrowser)
+
+/**
+ * One Chromium for a whole test file whose groups each start a server of their own: a group calls
+ * `.layer(itsServer)` on what this returns and gets its server beside the file's browser, which is
+ * launched before the first group runs and closed after the last (not once per group). When every
+ * group of the file is skipped, the browser is not launched at all.
+ */
+export const fileBrowser = (): Vitest.MethodsNonLive<TestBrowser, true> => {
+  let methods: Vitest.MethodsNonLive<TestBrowser, true> | undefined
+  layer(TestBrowserLive, { timeout: 120_000, excludeTestServices: true })((it) => {
+    methods = it
+  })
+  if (methods === undefined) throw new Error("@effect/vitest's layer did not call its body")
+  return methods
+}
 
 /** A fresh context (its own cookies) that records every request the pages make. */
 export interface RecordingContext {

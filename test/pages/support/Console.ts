@@ -2,22 +2,20 @@
 // address the browser uses, and every mailed link too), one Chromium per test file, the links the
 // outbox logs, JSON calls with the browser's own session (to check that the API sees what the pages
 // did), and the checks every page gets: axe-core (no serious or critical violation), a language, a
-// title, landmarks, and screenshots at desktop and phone width, light and dark, written to
-// `.tmp/screenshots/` (gitignored) for a person to look at.
-import { mkdirSync } from "node:fs"
+// title, landmarks, nothing wider than a phone, visible focus, and (with SCREENSHOTS=1) screenshots
+// at desktop and phone width, light and dark, for a person to look at (test/support/Screenshots.ts).
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { join } from "node:path"
 import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as oauth from "oauth4webapi"
 import type { BrowserContext, Page, Response } from "playwright-core"
 import { type Backend, backends } from "../../foundation/support/Backends.js"
 import { COOKIE, foundationServer, logLines } from "../../foundation/support/FoundationClient.js"
 import { expectAccessible } from "../../support/Accessibility.js"
-import { TestBrowser, TestBrowserLive } from "../../support/Browser.js"
+import { TestBrowser } from "../../support/Browser.js"
+import { saveScreenshot } from "../../support/Screenshots.js"
 
 /** The setups every flow runs in: each backend once, one with JavaScript off and one with it on. */
 export interface ConsoleSetup {
@@ -25,16 +23,16 @@ export interface ConsoleSetup {
   readonly javaScript: boolean
 }
 
-/** The service (foundation only) on `port`, whose public origin is that address, and a browser. */
+/**
+ * The service (foundation only) on `port`, whose public origin is that address; the browser is the
+ * file's (`fileBrowser().layer(consoleServer(…))`).
+ */
 export const consoleServer = (backend: Backend, port: number, env: Record<string, string> = {}) =>
-  Layer.merge(
-    foundationServer(backend.database, {
-      PORT: String(port),
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      ...env
-    }),
-    TestBrowserLive
-  )
+  foundationServer(backend.database, {
+    PORT: String(port),
+    PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+    ...env
+  })
 
 const backendNamed = (name: string): Backend => {
   const found = backends.find((backend) => backend.name === name)
@@ -216,16 +214,14 @@ export const checkPage = (page: Page, label: string, javaScript: boolean) =>
     if (javaScript) yield* photograph(page, label.toLowerCase().replace(/[^a-z0-9]+/g, "-"))
   })
 
-const screenshotDir = join(process.cwd(), ".tmp", "screenshots")
-
 /**
- * Screenshots of the page (as it is now) at desktop and phone width, light and dark, with axe run
- * in both colour schemes (contrast differs) and keyboard focus checked to be visible. The page
- * must be in a context with JavaScript on and the profile's theme `system`.
+ * The page (as it is now) at desktop and phone width, light and dark: axe in both colour schemes
+ * (contrast differs), nothing wider than the phone's screen, keyboard focus visible, and screenshots
+ * of each when they are wanted (SCREENSHOTS=1). The page must be in a context with JavaScript on and
+ * the profile's theme `system`.
  */
 export const photograph = (page: Page, name: string) =>
   Effect.gen(function* () {
-    mkdirSync(screenshotDir, { recursive: true })
     for (const scheme of ["light", "dark"] as const) {
       yield* Effect.promise(() => page.emulateMedia({ colorScheme: scheme }))
       yield* expectAccessible(page, `${name} (${scheme})`)
@@ -234,9 +230,7 @@ export const photograph = (page: Page, name: string) =>
         [390, 844, "phone"]
       ] as const) {
         yield* Effect.promise(() => page.setViewportSize({ width, height }))
-        yield* Effect.promise(() =>
-          page.screenshot({ path: join(screenshotDir, `${name}-${size}-${scheme}.png`), fullPage: true })
-        )
+        yield* Effect.promise(() => saveScreenshot(page, `${name}-${size}-${scheme}`, { fullPage: true }))
         if (size === "phone") {
           // Nothing wider than the phone's screen: the page reflows instead of scrolling sideways.
           const overflow = yield* Effect.promise(

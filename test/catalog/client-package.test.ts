@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { EpisodePage } from "../../src/catalog/domain/Collections.js"
 import { ServerAddress } from "../../src/http/NodeServer.js"
-import { runCommand } from "../support/Command.js"
+import { type CommandResult, runCommand } from "../support/Command.js"
 import { contentTestServer } from "../support/ContentTestServer.js"
 import { codeBlocksOf } from "../support/MarkdownBlocks.js"
 import { type PackedPackage, packAndInstall, typeCheck, typeCheckMisuse } from "../support/PackedPackage.js"
@@ -45,6 +45,8 @@ const consumerTsconfig = {
 interface Consumer extends PackedPackage {
   /** The example files written into the project (named by page and block). */
   readonly examples: ReadonlyArray<{ readonly file: string; readonly source: string }>
+  /** tsc over the examples, which it compiled to out/ (one run for the two tests that need it). */
+  readonly compiled: CommandResult
 }
 
 class ConsumerProject extends Context.Tag("ConsumerProject")<ConsumerProject, Consumer>() {}
@@ -68,7 +70,8 @@ const consumerProject = Layer.effect(
         })
     )
     writeFileSync(join(directory, "tsconfig.json"), JSON.stringify(consumerTsconfig, null, 2))
-    return { ...packed, examples }
+    const compiled = yield* typeCheck(directory)
+    return { ...packed, examples, compiled }
   })
 )
 
@@ -147,9 +150,8 @@ describe("the client package in a project of its own", () => {
       "the documented examples type-check without Node's types, and a misuse does not",
       () =>
         Effect.gen(function* () {
-          const { directory, examples } = yield* ConsumerProject
+          const { directory, examples, compiled } = yield* ConsumerProject
           expect(examples.length).toBeGreaterThanOrEqual(2)
-          const compiled = yield* typeCheck(directory)
           expect(compiled.stdout + compiled.stderr).toBe("")
           expect(compiled.code).toBe(0)
 
@@ -166,7 +168,7 @@ describe("the client package in a project of its own", () => {
           expect(misuse.stdout).toContain("misuse/misuse.ts(3,")
           expect(misuse.stdout).toContain("Type 'number' is not assignable to type 'string'")
         }),
-      // Each runs tsc over the consumer project: well past vitest's default 30 s on a loaded machine.
+      // It runs tsc over the consumer project: well past vitest's default 30 s on a loaded machine.
       { timeout: 120_000 }
     )
 
@@ -174,8 +176,7 @@ describe("the client package in a project of its own", () => {
       "compiled, the examples run with node and print the episodes, the answer and the miss",
       () =>
         Effect.gen(function* () {
-          const { directory, examples } = yield* ConsumerProject
-          const compiled = yield* typeCheck(directory)
+          const { directory, examples, compiled } = yield* ConsumerProject
           expect(compiled.code).toBe(0)
           const page = (yield* request("/v1/episodes?q=lighthouse&limit=3"))
             .json as typeof EpisodePage.Encoded
@@ -194,7 +195,7 @@ describe("the client package in a project of its own", () => {
             }
           }
         }),
-      // Each runs tsc over the consumer project: well past vitest's default 30 s on a loaded machine.
+      // Each example starts node: more than the default on a loaded machine.
       { timeout: 120_000 }
     )
   })

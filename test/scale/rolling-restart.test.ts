@@ -116,11 +116,12 @@ describeNeeding(clusterMissing)("a rolling restart through nginx", () => {
           const load = startLoad(base, session, signingIn, 8)
           yield* Effect.sleep("1 second")
           const exits: Array<number | string> = []
-          for (const instance of cluster.instances) {
+          for (const [index, instance] of cluster.instances.entries()) {
             exits.push(yield* Effect.promise(() => instance.stop()))
             yield* Effect.promise(() => instance.start())
-            // Long enough for nginx to take the instance back (fail_timeout) before the next one leaves.
-            yield* Effect.sleep("2500 millis")
+            // Long enough for nginx to take the instance back (fail_timeout) before the next one
+            // leaves; after the last there is no next.
+            if (index < cluster.instances.length - 1) yield* Effect.sleep("2500 millis")
           }
           const { sent, failures } = yield* Effect.promise(() => load.stop())
           expect(exits).toEqual([0, 0])

@@ -3,11 +3,12 @@
 // port, so that the same PostgreSQL client and SQL serve both set-ups. PGlite is one backend
 // session: callers must use a single connection.
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { join } from "node:path"
 import { Worker } from "node:worker_threads"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import type { FromPglite } from "./PgliteWorker.js"
+import type { FromPglite, PgliteWorkerData } from "./PgliteWorker.js"
 
 export class EmbeddedPostgresError extends Data.TaggedError("EmbeddedPostgresError")<{
   readonly message: string
@@ -63,39 +64,62 @@ const lockDataDir = (dataDir: string) => {
 }
 
 /**
- * The worker: beside the bundle when the service runs as `npm start` builds it (esbuild writes both
- * files); from source (tests, `npm run start:dev`), the TypeScript file through tsx's loader,
- * registered inside the thread.
+ * PGlite's PostgreSQL, compiled once per process and handed to every thread that opens a database
+ * (a compiled WebAssembly module can be posted to a worker thread, and the threads then share its
+ * machine code). Left to itself, PGlite compiles its 9 MB module again in each thread, and each
+ * thread then compiles and optimises the same functions again as it runs them: about 40 % of the
+ * CPU of opening a database (the tests open over a hundred; a service opens one, and loses nothing).
+ * The file is the one PGlite would read itself, beside its entry point.
  */
-const spawnWorker = (dataDir: string): Worker =>
-  import.meta.url.endsWith(".ts")
-    ? new Worker(
-        `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(
-          new URL("./PgliteWorker.ts", import.meta.url).href
-        )}) })`,
-        { eval: true, workerData: { dataDir } }
+let compiled: Promise<WebAssembly.Module> | undefined
+const pgliteWasmModule = (): Promise<WebAssembly.Module> => {
+  if (compiled === undefined) {
+    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+    compiled = readFile(join(entry, "..", "pglite.wasm")).then((bytes) => WebAssembly.compile(bytes))
+    // A failure is reported to this opener; the next one tries again.
+    compiled.catch(() => {
+      compiled = undefined
+    })
+  }
+  return compiled
+}
+
+/**
+ * The worker: beside the bundle when the service runs as `npm start` builds it (esbuild writes both
+ * files); from source (tests, `npm run start:dev`), the TypeScript file itself where Node strips
+ * types (Node 22.18+, 24), otherwise (Node 20) through tsx's loader, registered inside the thread.
+ */
+const spawnWorker = (workerData: PgliteWorkerData): Worker => {
+  if (!import.meta.url.endsWith(".ts")) {
+    return new Worker(new URL("./PgliteWorker.mjs", import.meta.url), { workerData })
+  }
+  const source = new URL("./PgliteWorker.ts", import.meta.url)
+  return process.features.typescript
+    ? new Worker(source, { workerData })
+    : new Worker(
+        `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}) })`,
+        { eval: true, workerData }
       )
-    : new Worker(new URL("./PgliteWorker.mjs", import.meta.url), { workerData: { dataDir } })
+}
 
 interface Running {
   readonly worker: Worker
   readonly port: number
 }
 
-const startWorker = (dataDir: string) =>
+const cannotOpen = (dataDir: string, message: string, cause: unknown) =>
+  new EmbeddedPostgresError({
+    message: `Cannot open the embedded database in ${dataDir}: ${message}`,
+    cause
+  })
+
+const startWorker = (dataDir: string, pgliteWasmModule: WebAssembly.Module) =>
   Effect.async<Running, EmbeddedPostgresError>((resume) => {
-    const worker = spawnWorker(dataDir)
+    const worker = spawnWorker({ dataDir, pgliteWasmModule })
     const fail = (message: string, cause: unknown) => {
       worker.removeAllListeners()
       void worker.terminate()
-      resume(
-        Effect.fail(
-          new EmbeddedPostgresError({
-            message: `Cannot open the embedded database in ${dataDir}: ${message}`,
-            cause
-          })
-        )
-      )
+      resume(Effect.fail(cannotOpen(dataDir, message, cause)))
     }
     worker.once("message", (message: FromPglite) => {
       if ("ready" in message) {
@@ -131,6 +155,15 @@ const stopWorker = ({ worker }: Running) =>
 export const embeddedPostgres = (dataDir: string) =>
   Effect.gen(function* () {
     yield* lockDataDir(dataDir)
-    const { port } = yield* Effect.acquireRelease(startWorker(dataDir), stopWorker)
+    const wasm = yield* Effect.tryPromise({
+      try: pgliteWasmModule,
+      catch: (cause) =>
+        cannotOpen(
+          dataDir,
+          `PGlite's WebAssembly did not compile: ${cause instanceof Error ? cause.message : String(cause)}`,
+          cause
+        )
+    })
+    const { port } = yield* Effect.acquireRelease(startWorker(dataDir, wasm), stopWorker)
     return { host: "127.0.0.1", port } satisfies EmbeddedPostgres
   })

@@ -7,6 +7,12 @@ import { parentPort, workerData } from "node:worker_threads"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 
+/** What the parent hands over: the folder, and PGlite's PostgreSQL already compiled. */
+export interface PgliteWorkerData {
+  readonly dataDir: string
+  readonly pgliteWasmModule: WebAssembly.Module
+}
+
 export type FromPglite =
   | { readonly ready: number }
   | { readonly failed: string }
@@ -15,11 +21,11 @@ export type FromPglite =
 const port = parentPort
 if (port === null) throw new Error("PgliteWorker.ts runs as a worker thread")
 const post = (message: FromPglite) => port.postMessage(message)
-const { dataDir } = workerData as { readonly dataDir: string }
+const { dataDir, pgliteWasmModule } = workerData as PgliteWorkerData
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 try {
-  const db = await PGlite.create(dataDir)
+  const db = await PGlite.create(dataDir, { pgliteWasmModule })
   const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
   await server.start()
   const address = server.getServerConn()

@@ -5,7 +5,7 @@
 // Rows read as text for a remembering decoder decode as the client's rows do.
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { expect, it } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -27,196 +27,193 @@ const clientOn = (env: Record<string, string>) =>
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
   )
 
-/** Runs `body` with a client and untraced statements on a fresh database of `backend`. */
+/**
+ * Runs `body` with the group's client and untraced statements (one database per backend for the
+ * file: each test that needs a table makes it anew in `setUp`).
+ */
 const withStatements = <A, E>(
-  database: (typeof backends)[number]["database"],
   body: (
     sql: SqlClient.SqlClient,
     statements: UntracedStatements["Type"]
   ) => Effect.Effect<A, E, SqlClient.SqlClient>
 ) =>
-  Effect.scoped(
-    Effect.flatMap(database, (env) =>
-      Effect.provide(
-        Effect.flatMap(Effect.all([SqlClient.SqlClient, UntracedStatements]), ([sql, statements]) =>
-          body(sql, statements)
-        ),
-        clientOn(env)
-      )
-    ).pipe(Effect.withTracerEnabled(false))
-  )
+  Effect.flatMap(Effect.all([SqlClient.SqlClient, UntracedStatements]), ([sql, statements]) =>
+    body(sql, statements)
+  ).pipe(Effect.withTracerEnabled(false))
 
 const setUp = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql`CREATE TABLE probe (probe_id text PRIMARY KEY, made_at timestamptz NOT NULL, big_count bigint NOT NULL,
-    doc jsonb NOT NULL, maybe_text text)`.pipe(
-    Effect.zipRight(
-      sql`INSERT INTO probe VALUES ('a', '2026-01-02T03:04:05.678Z', 42,
+  Effect.all([
+    sql`DROP TABLE IF EXISTS probe`,
+    sql`CREATE TABLE probe (probe_id text PRIMARY KEY, made_at timestamptz NOT NULL, big_count bigint NOT NULL,
+    doc jsonb NOT NULL, maybe_text text)`,
+    sql`INSERT INTO probe VALUES ('a', '2026-01-02T03:04:05.678Z', 42,
         '{"inner_key": [1, 2], "list_of": [{"deep_key": "x"}]}', NULL)`
-    )
-  )
+  ])
 )
 
 for (const backend of backends) {
   describeNeeding(backend.missing)(`untraced statements on ${backend.name}`, () => {
-    it.live("answer the rows the client answers: names, JSON keys, counters and dates alike", () =>
-      withStatements(backend.database, (sql, statements) =>
-        Effect.gen(function* () {
-          yield* setUp
-          const statement = sql`SELECT probe_id, made_at, big_count, doc, maybe_text, probe_id AS again FROM probe WHERE probe_id = ${"a"}`
-          const direct = yield* statements.rows(statement)
-          const viaClient = yield* statement
-          expect(direct).toEqual(viaClient)
-          expect(direct).toEqual([
-            {
-              probeId: "a",
-              madeAt: new Date("2026-01-02T03:04:05.678Z"),
-              bigCount: 42,
-              doc: { innerKey: [1, 2], listOf: [{ deepKey: "x" }] },
-              maybeText: null,
-              again: "a"
-            }
-          ])
-        })
-      )
-    )
-
-    it.live("decode rows read as text as the client's rows decode, and see a change at once", () =>
-      withStatements(backend.database, (sql, statements) =>
-        Effect.gen(function* () {
-          yield* setUp
-          const Probe = Schema.Struct({
-            probeId: Schema.String,
-            madeAt: Schema.DateFromSelf,
-            bigCount: Schema.Number,
-            doc: Schema.Struct({
-              innerKey: Schema.Array(Schema.Number),
-              listOf: Schema.Array(Schema.Unknown)
-            }),
-            maybeText: Schema.NullOr(Schema.String)
+    layer(Layer.unwrapScoped(Effect.map(backend.database, clientOn)), { excludeTestServices: true })((it) => {
+      it.effect("answer the rows the client answers: names, JSON keys, counters and dates alike", () =>
+        withStatements((sql, statements) =>
+          Effect.gen(function* () {
+            yield* setUp
+            const statement = sql`SELECT probe_id, made_at, big_count, doc, maybe_text, probe_id AS again FROM probe WHERE probe_id = ${"a"}`
+            const direct = yield* statements.rows(statement)
+            const viaClient = yield* statement
+            expect(direct).toEqual(viaClient)
+            expect(direct).toEqual([
+              {
+                probeId: "a",
+                madeAt: new Date("2026-01-02T03:04:05.678Z"),
+                bigCount: 42,
+                doc: { innerKey: [1, 2], listOf: [{ deepKey: "x" }] },
+                maybeText: null,
+                again: "a"
+              }
+            ])
           })
-          const decoder = rememberedRows(Probe, "probeId")
-          const read = sql`SELECT probe_id, made_at, big_count, doc, maybe_text FROM probe ORDER BY probe_id`
-          const viaClient = yield* Effect.flatMap(read, rememberedRows(Probe, "probeId").all)
-          const [first] = yield* statements.all(read, decoder)
-          expect([first]).toEqual(viaClient)
-          expect(yield* statements.first(read, decoder)).toEqual(Option.some(first))
-          expect(Option.getOrThrow(yield* statements.first(read, decoder))).toBe(first)
-          yield* sql`UPDATE probe SET big_count = 43, maybe_text = 'now', doc = '{"inner_key": [3], "list_of": []}'`
-          const [changed] = yield* statements.all(read, decoder)
-          expect(changed).toEqual({
-            ...first,
-            bigCount: 43,
-            maybeText: "now",
-            doc: { innerKey: [3], listOf: [] }
-          })
-          expect(yield* statements.first(sql`SELECT probe_id FROM probe WHERE false`, decoder)).toEqual(
-            Option.none()
-          )
-        })
+        )
       )
-    )
 
-    it.live("inside a transaction read on the transaction's connection", () =>
-      withStatements(backend.database, (sql, statements) =>
-        Effect.gen(function* () {
-          yield* setUp
-          const seen = yield* sql
-            .withTransaction(
-              Effect.gen(function* () {
-                yield* sql`INSERT INTO probe VALUES ('b', now(), 1, '{}', NULL)`
-                const read = sql`SELECT probe_id FROM probe ORDER BY probe_id`
-                const decoder = rememberedRows(Schema.Struct({ probeId: Schema.String }), "probeId")
-                return [yield* statements.rows(read), yield* statements.all(read, decoder)]
-              })
+      it.effect("decode rows read as text as the client's rows decode, and see a change at once", () =>
+        withStatements((sql, statements) =>
+          Effect.gen(function* () {
+            yield* setUp
+            const Probe = Schema.Struct({
+              probeId: Schema.String,
+              madeAt: Schema.DateFromSelf,
+              bigCount: Schema.Number,
+              doc: Schema.Struct({
+                innerKey: Schema.Array(Schema.Number),
+                listOf: Schema.Array(Schema.Unknown)
+              }),
+              maybeText: Schema.NullOr(Schema.String)
+            })
+            const decoder = rememberedRows(Probe, "probeId")
+            const read = sql`SELECT probe_id, made_at, big_count, doc, maybe_text FROM probe ORDER BY probe_id`
+            const viaClient = yield* Effect.flatMap(read, rememberedRows(Probe, "probeId").all)
+            const [first] = yield* statements.all(read, decoder)
+            expect([first]).toEqual(viaClient)
+            expect(yield* statements.first(read, decoder)).toEqual(Option.some(first))
+            expect(Option.getOrThrow(yield* statements.first(read, decoder))).toBe(first)
+            yield* sql`UPDATE probe SET big_count = 43, maybe_text = 'now', doc = '{"inner_key": [3], "list_of": []}'`
+            const [changed] = yield* statements.all(read, decoder)
+            expect(changed).toEqual({
+              ...first,
+              bigCount: 43,
+              maybeText: "now",
+              doc: { innerKey: [3], listOf: [] }
+            })
+            expect(yield* statements.first(sql`SELECT probe_id FROM probe WHERE false`, decoder)).toEqual(
+              Option.none()
             )
-            .pipe(Effect.timeout("5 seconds"))
-          // The uncommitted row is visible only on the transaction's own connection.
-          expect(seen).toEqual([
-            [{ probeId: "a" }, { probeId: "b" }],
-            [{ probeId: "a" }, { probeId: "b" }]
-          ])
-        })
+          })
+        )
       )
-    )
 
-    it.live("fail with the client's SqlError, and the pool serves the next read", () =>
-      withStatements(backend.database, (sql, statements) =>
-        Effect.gen(function* () {
-          const failure = yield* Effect.flip(statements.rows(sql`SELECT * FROM no_such_table`))
-          expect(failure).toBeInstanceOf(SqlError)
-          expect(yield* statements.rows(sql`SELECT 1 AS one`)).toEqual([{ one: 1 }])
-        })
-      )
-    )
-
-    it.live("interrupted, leave the connection to the pool", () =>
-      withStatements(backend.database, (sql, statements) =>
-        Effect.gen(function* () {
-          const slow = yield* Effect.fork(statements.rows(sql`SELECT pg_sleep(0.2) AS slept`))
-          yield* Effect.sleep("20 millis")
-          yield* Fiber.interrupt(slow)
-          // PGlite has one connection: the next read waits for the interrupted one, then runs.
-          for (let i = 0; i < 3; i++) {
-            expect(yield* statements.rows(sql`SELECT ${i}::int AS i`)).toEqual([{ i }])
-          }
-        })
-      )
-    )
-
-    // PGlite is one connection: nothing else could end it while a statement runs on it (its end is
-    // the stopped-server test's, test/foundation/database.test.ts).
-    if (backend.name === "PostgreSQL")
-      it.live(
-        "a connection ended by the server mid-statement fails that read, and the pool serves the next",
-        () =>
-          withStatements(backend.database, (sql, statements) =>
-            Effect.gen(function* () {
-              const slow = yield* Effect.fork(
-                Effect.either(
-                  statements.rows(sql`SELECT pg_sleep(30) AS slept, 'ended mid-statement' AS marker`)
-                )
+      it.effect("inside a transaction read on the transaction's connection", () =>
+        withStatements((sql, statements) =>
+          Effect.gen(function* () {
+            yield* setUp
+            const seen = yield* sql
+              .withTransaction(
+                Effect.gen(function* () {
+                  yield* sql`INSERT INTO probe VALUES ('b', now(), 1, '{}', NULL)`
+                  const read = sql`SELECT probe_id FROM probe ORDER BY probe_id`
+                  const decoder = rememberedRows(Schema.Struct({ probeId: Schema.String }), "probeId")
+                  return [yield* statements.rows(read), yield* statements.all(read, decoder)]
+                })
               )
-              // Wait until the slow statement runs, then end its backend from another connection.
-              let ended = false
-              for (let attempt = 0; attempt < 100 && !ended; attempt++) {
-                yield* Effect.sleep("20 millis")
-                const rows = yield* sql<{ ended: boolean }>`
+              .pipe(Effect.timeout("5 seconds"))
+            // The uncommitted row is visible only on the transaction's own connection.
+            expect(seen).toEqual([
+              [{ probeId: "a" }, { probeId: "b" }],
+              [{ probeId: "a" }, { probeId: "b" }]
+            ])
+          })
+        )
+      )
+
+      it.effect("fail with the client's SqlError, and the pool serves the next read", () =>
+        withStatements((sql, statements) =>
+          Effect.gen(function* () {
+            const failure = yield* Effect.flip(statements.rows(sql`SELECT * FROM no_such_table`))
+            expect(failure).toBeInstanceOf(SqlError)
+            expect(yield* statements.rows(sql`SELECT 1 AS one`)).toEqual([{ one: 1 }])
+          })
+        )
+      )
+
+      it.effect("interrupted, leave the connection to the pool", () =>
+        withStatements((sql, statements) =>
+          Effect.gen(function* () {
+            const slow = yield* Effect.fork(statements.rows(sql`SELECT pg_sleep(0.2) AS slept`))
+            yield* Effect.sleep("20 millis")
+            yield* Fiber.interrupt(slow)
+            // PGlite has one connection: the next read waits for the interrupted one, then runs.
+            for (let i = 0; i < 3; i++) {
+              expect(yield* statements.rows(sql`SELECT ${i}::int AS i`)).toEqual([{ i }])
+            }
+          })
+        )
+      )
+
+      // PGlite is one connection: nothing else could end it while a statement runs on it (its end is
+      // the stopped-server test's, test/foundation/database.test.ts).
+      if (backend.name === "PostgreSQL")
+        it.effect(
+          "a connection ended by the server mid-statement fails that read, and the pool serves the next",
+          () =>
+            withStatements((sql, statements) =>
+              Effect.gen(function* () {
+                const slow = yield* Effect.fork(
+                  Effect.either(
+                    statements.rows(sql`SELECT pg_sleep(30) AS slept, 'ended mid-statement' AS marker`)
+                  )
+                )
+                // Wait until the slow statement runs, then end its backend from another connection.
+                let ended = false
+                for (let attempt = 0; attempt < 100 && !ended; attempt++) {
+                  yield* Effect.sleep("20 millis")
+                  const rows = yield* sql<{ ended: boolean }>`
                 SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid()
                   AND state = 'active' AND query LIKE '%ended mid-statement%'`
-                ended = rows.some((row) => row.ended)
-              }
-              expect(ended).toBe(true)
-              const outcome = yield* Fiber.join(slow)
-              expect(Either.isLeft(outcome) && outcome.left).toBeInstanceOf(SqlError)
-              // The broken connection left the pool: every following read gets a working one.
-              for (let i = 0; i < 12; i++) {
-                expect(yield* statements.rows(sql`SELECT ${i}::int AS i`)).toEqual([{ i }])
-              }
-            }).pipe(Effect.timeout("20 seconds"))
-          )
-      )
+                  ended = rows.some((row) => row.ended)
+                }
+                expect(ended).toBe(true)
+                const outcome = yield* Fiber.join(slow)
+                expect(Either.isLeft(outcome) && outcome.left).toBeInstanceOf(SqlError)
+                // The broken connection left the pool: every following read gets a working one.
+                for (let i = 0; i < 12; i++) {
+                  expect(yield* statements.rows(sql`SELECT ${i}::int AS i`)).toEqual([{ i }])
+                }
+              }).pipe(Effect.timeout("20 seconds"))
+            )
+        )
 
-    it.live("with the tracer on, run as the client runs them, with its span", () => {
-      const names: Array<string> = []
-      return withStatements(backend.database, (sql, statements) =>
-        Effect.gen(function* () {
-          const native = yield* Effect.tracer
-          const recording = Tracer.make({
-            span: (name, parent, context, links, startTime, kind, options) => {
-              names.push(name)
-              return native.span(name, parent, context, links, startTime, kind, options)
-            },
-            context: native.context
+      it.effect("with the tracer on, run as the client runs them, with its span", () => {
+        const names: Array<string> = []
+        return withStatements((sql, statements) =>
+          Effect.gen(function* () {
+            const native = yield* Effect.tracer
+            const recording = Tracer.make({
+              span: (name, parent, context, links, startTime, kind, options) => {
+                names.push(name)
+                return native.span(name, parent, context, links, startTime, kind, options)
+              },
+              context: native.context
+            })
+            yield* statements.rows(sql`SELECT 1 AS one`)
+            expect(names).toEqual([])
+            yield* statements
+              .rows(sql`SELECT 1 AS one`)
+              .pipe(Effect.withTracerEnabled(true), Effect.withTracer(recording))
+            expect(names).toEqual(["sql.execute"])
           })
-          yield* statements.rows(sql`SELECT 1 AS one`)
-          expect(names).toEqual([])
-          yield* statements
-            .rows(sql`SELECT 1 AS one`)
-            .pipe(Effect.withTracerEnabled(true), Effect.withTracer(recording))
-          expect(names).toEqual(["sql.execute"])
-        })
-      )
+        )
+      })
     })
   })
 }

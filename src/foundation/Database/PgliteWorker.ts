@@ -3,6 +3,9 @@
 // database would add its start-up to the service's. Here it runs beside the server, which reaches
 // it over loopback like any PostgreSQL. Messages: the parent sends "stop"; this thread answers
 // `{ ready: port }`, `{ failed: message }` or `{ stopped: true }`.
+// From source on Node 22.18+ and 24, Node runs this file as it is, stripping its types
+// (EmbeddedPostgres.ts): erasable syntax only (no enum, namespace or parameter property), and
+// imports of packages only (a relative import would have to name its .ts file).
 import { parentPort, workerData } from "node:worker_threads"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"

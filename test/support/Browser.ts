@@ -38,13 +38,16 @@ export const TestBrowserLive = Layer.scoped(TestBrowser, launchBrowser)
  * launched before the first group runs and closed after the last (not once per group). When every
  * group of the file is skipped, the browser is not launched at all.
  */
-export const fileBrowser = (): Vitest.MethodsNonLive<TestBrowser, true> => {
-  let methods: Vitest.MethodsNonLive<TestBrowser, true> | undefined
+export const fileBrowser = (): Pick<Vitest.MethodsNonLive<TestBrowser, true>, "layer"> => {
+  // The outer layer's own `layer` function, taken when its body runs: @effect/vitest assigns each
+  // group's methods onto one shared object, so calling `.layer` on that object later would stack a
+  // group's server on the previous group's (which would start that server again).
+  let groupLayer: Vitest.MethodsNonLive<TestBrowser, true>["layer"] | undefined
   layer(TestBrowserLive, { timeout: 120_000, excludeTestServices: true })((it) => {
-    methods = it
+    groupLayer = it.layer
   })
-  if (methods === undefined) throw new Error("@effect/vitest's layer did not call its body")
-  return methods
+  if (groupLayer === undefined) throw new Error("@effect/vitest's layer did not call its body")
+  return { layer: groupLayer }
 }
 
 /** A fresh context (its own cookies) that records every request the pages make. */

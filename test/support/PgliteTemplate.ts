@@ -7,30 +7,13 @@
 // - TEST_PGLITE_MIGRATED: that folder after the service's own migrations (the same code a server
 //   runs at start, which finds nothing left to do on a copy).
 // The migrations themselves are proven where it matters: on an empty folder and on PostgreSQL
-// (database.test.ts), by every PostgreSQL server the tests start, and by this set-up, which fails the
-// run if they fail on PGlite. Tests that need a folder without the schema copy the first template.
+// (database.test.ts), by the instances of test/scale on an empty PostgreSQL database, and by this
+// set-up (and PostgresTemplate.ts), which fails the run if they fail. Tests that need a folder without the schema copy the first template.
 import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
-import * as ConfigProvider from "effect/ConfigProvider"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import { layerDatabase } from "../../src/foundation/Database/Database.js"
-import { FoundationConfig } from "../../src/foundation/FoundationConfig.js"
-
-/** Runs the service's migrations on the embedded database in `dir`, then closes it. */
-const migrate = (dir: string) =>
-  Effect.runPromise(
-    Effect.scoped(
-      Layer.build(
-        layerDatabase.pipe(
-          Layer.provide(FoundationConfig.layer("http://127.0.0.1:0")),
-          Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["DATA_DIR", dir]]))))
-        )
-      )
-    )
-  )
+import { migrate } from "./MigratedDatabase.js"
 
 export default async function setup(): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), "pglite-template-"))
@@ -38,7 +21,7 @@ export default async function setup(): Promise<() => void> {
   await db.close()
   const migrated = mkdtempSync(join(tmpdir(), "pglite-migrated-"))
   cpSync(dir, migrated, { recursive: true })
-  await migrate(migrated)
+  await migrate({ DATA_DIR: migrated })
   process.env.TEST_PGLITE_TEMPLATE = dir
   process.env.TEST_PGLITE_MIGRATED = migrated
   return () => {

@@ -60,8 +60,6 @@ const bridgeBundle = Effect.promise(() => {
   return bundled
 })
 
-/** One Chromium for the file; each test gets a fresh context of it. */
-
 /**
  * The host's policy for the view, as the extension's specification builds it from `_meta.ui.csp`
  * (its "CSP Construction from Metadata"); the view's own policy applies on top.

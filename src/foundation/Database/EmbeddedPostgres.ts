@@ -1,3 +1,4 @@
+/// <reference path="./WebAssembly.d.ts" />
 // The embedded database used when no DATABASE_URL is given: PGlite (PostgreSQL compiled to
 // WebAssembly) in a data folder, run in a worker thread (PgliteWorker.ts) and exposed on a loopback
 // port, so that the same PostgreSQL client and SQL serve both set-ups. PGlite is one backend

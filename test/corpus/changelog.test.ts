@@ -131,6 +131,7 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
           // for the candidates, each query term counted in the tokenised text.
           const snapshot = yield* FixtureSnapshot
           const catalog = yield* loadSnapshot(snapshot.directory, origin)
+          yield* catalog.warmUp
           const search = makeSearch(catalog, "differential")
           const { statistics } = catalog.searchData
           const locate = makeParagraphLocator(catalog.searchData)

@@ -31,6 +31,8 @@ export interface FoundationSettings {
   readonly authRateLimit: number
   /** Sign-in and sign-up attempts a minute allowed per client address, whatever the emails. */
   readonly authAddressRateLimit: number
+  /** scrypt's cost for new password hashes, as log2 of N (15: N = 32768, ~50 ms and 32 MiB a hash). */
+  readonly passwordHashCost: number
   /** Passwords hashed or checked at once (scrypt takes a core each while it runs). */
   readonly passwordHashConcurrency: number
   /** Password checks that may wait for a turn; beyond that they are answered 503 at once. */
@@ -152,6 +154,9 @@ export const foundationSettingsConfig = (publicOrigin: string): Config.Config<Fo
     credentialRateLimit: positive("CREDENTIAL_RATE_LIMIT", 600, 1_000_000),
     authRateLimit: positive("AUTH_RATE_LIMIT", 10, 1_000_000),
     authAddressRateLimit: positive("AUTH_ADDRESS_RATE_LIMIT", 30, 1_000_000),
+    // Below 15 only for test runs, where thousands of sign-ups hash passwords nobody could want; a
+    // hash keeps the cost it was made with, so changing the setting never locks anyone out.
+    passwordHashCost: atLeast("PASSWORD_HASH_COST", 10, 15, 17),
     // One hash at a time leaves the other core of a two-core machine to everything else.
     passwordHashConcurrency: positive("PASSWORD_HASH_CONCURRENCY", 1, 64),
     passwordHashQueue: atLeast("PASSWORD_HASH_QUEUE", 0, 32, 100_000),

@@ -7,6 +7,12 @@ import { ServerAddress } from "../../src/http/NodeServer.js"
 import { ServerLive } from "../../src/Server.js"
 
 /**
+ * What every test server runs with unless its settings say otherwise: scrypt at 2^10 instead of 2^15
+ * (the suite signs thousands of accounts up; test/foundation/storage.test.ts checks the default).
+ */
+const testDefaults = { HOST: "127.0.0.1", PORT: "0", PASSWORD_HASH_COST: "10" }
+
+/**
  * The service on 127.0.0.1 with a free port; `settings` are environment variables. `Layer.fresh`
  * gives each server its own layer memo map: @effect/vitest's `it.layer` otherwise lets two servers
  * of one test file share module-level layers (and so each other's configuration).
@@ -15,7 +21,7 @@ export const testServer = (settings: Record<string, string>) =>
   Layer.fresh(ServerLive).pipe(
     Layer.provide(
       Layer.setConfigProvider(
-        ConfigProvider.fromMap(new Map(Object.entries({ HOST: "127.0.0.1", PORT: "0", ...settings })))
+        ConfigProvider.fromMap(new Map(Object.entries({ ...testDefaults, ...settings })))
       )
     )
   )

@@ -20,7 +20,7 @@ import { type SessionId, UserId } from "../Domain/Ids.js"
 import type { Theme, UserProfile } from "../Domain/User.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 import { Outbox } from "../Outbox/Outbox.js"
-import { decoyHash, Passwords, passwordWeakness } from "../Security/Passwords.js"
+import { Passwords, passwordWeakness } from "../Security/Passwords.js"
 import type { SessionPrincipal } from "../Security/Principal.js"
 import { RateLimiter } from "../Security/RateLimiter.js"
 import { hashSecret, newId, randomSecret } from "../Security/Secrets.js"
@@ -171,7 +171,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
           // The same work and the same answer whether or not the email exists.
           const valid = yield* passwords.verify(
             input.password,
-            Option.match(found, { onNone: () => decoyHash, onSome: (user) => user.passwordHash })
+            Option.match(found, { onNone: () => passwords.decoyHash, onSome: (user) => user.passwordHash })
           )
           if (Option.isNone(found) || !valid) return yield* new InvalidCredentials()
           const session = yield* sessions.create(found.value.id, client.userAgent)
@@ -272,7 +272,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
           const stored = yield* users.passwordHash(principal.userId)
           const valid = yield* passwords.verify(
             currentPassword,
-            Option.getOrElse(stored, () => decoyHash)
+            Option.getOrElse(stored, () => passwords.decoyHash)
           )
           if (!valid) return yield* new WrongCurrentPassword()
           const passwordHash = yield* passwords.hash(newPassword)

@@ -8,14 +8,20 @@ import { PasswordChecksBusy } from "../Domain/Errors.js"
 import { FoundationConfig } from "../FoundationConfig.js"
 
 const KEY_LENGTH = 32
-/** N = 2^15 costs about 50 ms and 32 MiB per hash on this class of machine. */
-const defaults: Cost = { N: 32768, r: 8, p: 1 }
+/** Block size and parallelism; N comes from PASSWORD_HASH_COST (2^15 by default: ~50 ms, 32 MiB). */
+const R = 8
+const P = 1
+/** The cost FoundationConfig defaults to. */
+const DEFAULT_COST = 15
 
 interface Cost {
   readonly N: number
   readonly r: number
   readonly p: number
 }
+
+/** `scrypt$N$r$p`: what a stored hash says of the cost it was made with. */
+const costPrefix = (cost: Cost) => `scrypt$${cost.N}$${cost.r}$${cost.p}`
 
 const derive = (password: string, salt: Buffer, cost: Cost) =>
   Effect.async<Buffer, Error>((resume) => {
@@ -28,7 +34,12 @@ const derive = (password: string, salt: Buffer, cost: Cost) =>
 
 export class Passwords extends Effect.Service<Passwords>()("Passwords", {
   effect: Effect.gen(function* () {
-    const { passwordHashConcurrency, passwordHashQueue } = yield* FoundationConfig
+    const { passwordHashConcurrency, passwordHashQueue, passwordHashCost } = yield* FoundationConfig
+    const cost: Cost = { N: 2 ** passwordHashCost, r: R, p: P }
+    if (passwordHashCost < DEFAULT_COST)
+      yield* Effect.logWarning(
+        `PASSWORD_HASH_COST is ${passwordHashCost}, below the default ${DEFAULT_COST}: new password hashes are cheaper to guess should the database leak (a setting for test runs)`
+      )
     // scrypt runs on libuv's thread pool (4 threads) and keeps a core busy for ~50 ms: left
     // unbounded, a flood of sign-ins takes every core from the event loop and so from every other
     // request, the catalog's included (issue 14). At most `passwordHashConcurrency` run at once;
@@ -61,8 +72,8 @@ export class Passwords extends Effect.Service<Passwords>()("Passwords", {
         bounded(
           Effect.gen(function* () {
             const salt = randomBytes(16)
-            const key = yield* derive(password, salt, defaults)
-            return `scrypt$${defaults.N}$${defaults.r}$${defaults.p}$${salt.toString("base64url")}$${key.toString("base64url")}`
+            const key = yield* derive(password, salt, cost)
+            return `${costPrefix(cost)}$${salt.toString("base64url")}$${key.toString("base64url")}`
           }).pipe(Effect.orDie)
         ),
 
@@ -80,16 +91,17 @@ export class Passwords extends Effect.Service<Passwords>()("Passwords", {
             })
             return key.length === expected.length && timingSafeEqual(key, expected)
           }).pipe(Effect.orDie)
-        )
+        ),
+
+      /**
+       * A hash of a password nobody knows, at the cost new hashes get: sign-in verifies against it
+       * when the email is unknown, so an unknown email costs the same time as a wrong password and
+       * timing reveals no accounts.
+       */
+      decoyHash: `${costPrefix(cost)}$${"A".repeat(22)}$${"A".repeat(43)}`
     }
   })
 }) {}
-
-/**
- * A hash of a password nobody knows: sign-in verifies against it when the email is unknown, so an
- * unknown email costs the same time as a wrong password and timing reveals no accounts.
- */
-export const decoyHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 
 /**
  * Common and breached passwords: the password list of zxcvbn-ts (`@zxcvbn-ts/language-common`,

@@ -174,9 +174,19 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
             Option.match(found, { onNone: () => passwords.decoyHash, onSome: (user) => user.passwordHash })
           )
           if (Option.isNone(found) || !valid) return yield* new InvalidCredentials()
-          const session = yield* sessions.create(found.value.id, client.userAgent)
+          const { id, passwordHash } = found.value
+          if (passwords.needsUpgrade(passwordHash)) {
+            // The password is at hand only now: hash it again at the current cost. Should that fail
+            // (every hashing turn taken, the database busy), the sign-in stands and the next one
+            // tries again.
+            yield* passwords.hash(input.password).pipe(
+              Effect.flatMap((upgraded) => users.upgradePasswordHash(id, passwordHash, upgraded)),
+              Effect.ignore
+            )
+          }
+          const session = yield* sessions.create(id, client.userAgent)
           return {
-            user: yield* existingProfile(found.value.id),
+            user: yield* existingProfile(id),
             sessionToken: session.token
           } satisfies SignedIn
         })

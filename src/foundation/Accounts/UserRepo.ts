@@ -73,6 +73,18 @@ export class UserRepo extends Effect.Service<UserRepo>()("UserRepo", {
         )
       ),
 
+      /**
+       * Replaces a password hash with one of the same password at a higher cost, unless the password
+       * changed since `current` was read (then the newer password stays).
+       */
+      upgradePasswordHash: repositoryCall(
+        "UserRepo.upgradePasswordHash",
+        (userId: UserId, current: string, upgraded: string) =>
+          sql`
+            UPDATE password_credentials SET password_hash = ${upgraded}
+            WHERE user_id = ${userId} AND password_hash = ${current}`.pipe(Effect.asVoid)
+      ),
+
       passwordHash: repositoryCall("UserRepo.passwordHash", (userId: UserId) =>
         Effect.map(
           SqlSchema.findOne({

@@ -94,6 +94,16 @@ export class Passwords extends Effect.Service<Passwords>()("Passwords", {
         ),
 
       /**
+       * Whether a stored hash was made at a lower cost than new hashes get (PASSWORD_HASH_COST was
+       * raised since): sign-in then hashes the password it just checked again. A hash at a higher
+       * cost is kept as it is: lowering the setting never weakens a stored hash.
+       */
+      needsUpgrade: (stored: string) => {
+        const [scheme, n, r, p] = stored.split("$")
+        return scheme === "scrypt" && (Number(n) < cost.N || Number(r) < cost.r || Number(p) < cost.p)
+      },
+
+      /**
        * A hash of a password nobody knows, at the cost new hashes get: sign-in verifies against it
        * when the email is unknown, so an unknown email costs the same time as a wrong password and
        * timing reveals no accounts.

@@ -25,6 +25,7 @@ describe("foundation settings", () => {
     ["AUTH_ADDRESS_RATE_LIMIT", "0"],
     ["PASSWORD_HASH_CONCURRENCY", "0"],
     ["PASSWORD_HASH_QUEUE", "-1"],
+    ["PASSWORD_HASH_COST", "18"],
     ["FOUNDATION_CURSOR_SECRET", "too short to sign with"],
     ["TRUST_PROXY", "perhaps"]
   ] as const) {

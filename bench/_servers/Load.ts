@@ -33,6 +33,25 @@ export const cpuTime = (pid: number | undefined): number | undefined => {
   return (Number(fields[11]) + Number(fields[12])) * 10_000
 }
 
+/**
+ * Resolves once the process has been quiet for a second (under 5% of a core): a server's work in
+ * the background after it starts listening (the catalog's warm-up parses every transcript, several
+ * seconds of its event loop on the master snapshot) would otherwise land in the first runs measured,
+ * its own or a neighbour's on this 2-core machine. Fails after `timeoutMs` of activity.
+ */
+export const settled = async (pid: number | undefined, timeoutMs = 180_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  let before = cpuTime(pid)
+  if (before === undefined) return
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const now = cpuTime(pid)
+    if (now === undefined || now - before < 50_000) return
+    if (Date.now() > deadline) throw new Error(`process ${pid} still busy after ${timeoutMs / 1000} s`)
+    before = now
+  }
+}
+
 /** A 2 s warm-up, then one measured run of `url` (or of `paths` on its origin, in turn). */
 export const measure = async (url: string, options: LoadOptions = {}): Promise<Measured> => {
   const run = (duration: number) =>

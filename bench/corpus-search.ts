@@ -18,10 +18,11 @@ import { readFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
-import { makeParagraphIndex, wordSpans } from "../src/catalog/SearchOptions.js"
+import { makeParagraphIndex } from "../src/catalog/SearchOptions.js"
 import { candidateLimit } from "../src/catalog/search/ParagraphRanking.js"
 import { searchTerms } from "../src/catalog/search/SearchTerms.js"
 import { corpusDirectory, corpusUnavailable } from "../test/support/Corpus.js"
+import { drawCorpusQueries } from "./_servers/CorpusQueries.js"
 import { cpuTime, measuredOf, median, pairedRatio } from "./_servers/Load.js"
 import { ensureSnapshot, startCommand, startOurServer } from "./_servers/StartCommand.js"
 
@@ -43,77 +44,12 @@ ensureSnapshot(snapshot, join(corpusDirectory, "feeds/changelog-master.xml"))
 console.log(`snapshot ready in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 
 const readJson = <A>(path: string): A => JSON.parse(readFileSync(join(snapshot, path), "utf8")) as A
-const manifest = readJson<{
-  collections: { searchData: string }
-  transcripts: Record<string, string>
-  indexes: { paragraphs: ReadonlyArray<readonly [string, string]> }
-}>("manifest.json")
-const searchData = readJson<{ transcripts: ReadonlyArray<readonly [string, number]> }>(
-  manifest.collections.searchData
+const manifest = readJson<{ indexes: { paragraphs: ReadonlyArray<readonly [string, string]> } }>(
+  "manifest.json"
 )
-
-// A small seeded generator (mulberry32): the same seed draws the same queries on every machine.
-const random = (() => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-})()
-const pick = (n: number) => Math.floor(random() * n)
-
-const paragraphsOf = new Map<string, ReadonlyArray<string>>()
-const paragraphTexts = (slug: string): ReadonlyArray<string> => {
-  let texts = paragraphsOf.get(slug)
-  if (texts === undefined) {
-    const path = manifest.transcripts[slug] as string
-    texts = readJson<{ data: { paragraphs: Array<{ text: string }> } }>(path).data.paragraphs.map(
-      (p) => p.text
-    )
-    paragraphsOf.set(slug, texts)
-  }
-  return texts
-}
-const totalParagraphs = searchData.transcripts.reduce((sum, [, count]) => sum + count, 0)
-const paragraphAt = (id: number): string => {
-  let rest = id
-  for (const [slug, count] of searchData.transcripts) {
-    if (rest < count) return paragraphTexts(slug)[rest] ?? ""
-    rest -= count
-  }
-  return ""
-}
-
-/** `count` queries, each a set of terms no earlier query of the run had. */
-const seen = new Set<string>()
-const drawQueries = (count: number): Array<string> => {
-  const queries: Array<string> = []
-  while (queries.length < count) {
-    const text = paragraphAt(pick(totalParagraphs))
-    const words = wordSpans(text)
-    const wanted = 2 + pick(2)
-    if (words.length < wanted) continue
-    // The words as written (lowercased), each a different search term.
-    const chosen = new Map<string, string>()
-    for (let tries = 0; chosen.size < wanted && tries < 20; tries++) {
-      const word = words[pick(words.length)] as (typeof words)[number]
-      if (!chosen.has(word.term)) chosen.set(word.term, text.slice(word.start, word.end).toLowerCase())
-    }
-    if (chosen.size < wanted) continue
-    const q = [...chosen.values()].join(" ")
-    const key = searchTerms(q).sort().join(" ")
-    if (seen.has(key)) continue
-    seen.add(key)
-    queries.push(q)
-  }
-  return queries
-}
-const warmUp = drawQueries(warmUpQueries)
-const roundQueries = Array.from({ length: rounds }, () => drawQueries(perRound))
-paragraphsOf.clear()
+const drawn = drawCorpusQueries(snapshot, seed, warmUpQueries, rounds, perRound)
+const warmUp = drawn.warmUp
+const roundQueries = drawn.rounds
 
 // The engine: the snapshot's transcript index imported as the server imports it.
 const index = makeParagraphIndex()
@@ -237,7 +173,7 @@ const ratios = runs.transcripts.map(
 const hits = median(runs.engine.map((m) => m.hits / perRound))
 
 console.log(`
-### Uncached search on the corpus: ${rounds} rounds of ${perRound} distinct queries (${seen.size} term sets in the run, none twice), ${connections} connections
+### Uncached search on the corpus: ${rounds} rounds of ${perRound} distinct queries (${drawn.termSets} term sets in the run, none twice), ${connections} connections
 
 ${new Date().toISOString().slice(0, 10)}, load average at each round's start ${loads.join(", ")}, \`BENCH_QUERIES=${perRound} BENCH_ROUNDS=${rounds} npm run bench -- corpus-search\`. Queries: two or three words of a random paragraph (seed ${seed}); FlexSearch finds ${hits.toFixed(0)} candidates a query at the median (at most ${candidateLimit(undefined)}). Figures per round.
 

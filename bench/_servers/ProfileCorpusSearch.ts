@@ -10,7 +10,7 @@
 //   npx tsx bench/_servers/ProfileCorpusSearch.ts   (BENCH_QUERIES, BENCH_ROUNDS, BENCH_SEED, BENCH_SNAPSHOT as the bench)
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PerformanceObserver } from "node:perf_hooks"
+import { constants, PerformanceObserver } from "node:perf_hooks"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -48,8 +48,12 @@ new PerformanceObserver((list) => {
       kind: (entry as { readonly detail?: { readonly kind?: number } }).detail?.kind ?? 0
     })
 }).observe({ entryTypes: ["gc"] })
-// node:perf_hooks' constants.NODE_PERFORMANCE_GC_*.
-const kindName: Record<number, string> = { 1: "young", 2: "old", 4: "incremental", 8: "weak callbacks" }
+const kindName: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: "young generation",
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: "old generation",
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental marking",
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weak callbacks"
+}
 
 const encodeTranscripts = Schema.encodeSync(TranscriptHitPage)
 const encodeEpisodes = Schema.encodeSync(EpisodePage)

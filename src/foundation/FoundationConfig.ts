@@ -13,6 +13,8 @@ export interface FoundationSettings {
   /** A real PostgreSQL when set; otherwise the embedded PGlite in `dataDir`. */
   readonly databaseUrl: Option.Option<Redacted.Redacted>
   readonly dataDir: string
+  /** The embedded database's buffer cache (PostgreSQL's `shared_buffers`), e.g. `128MB`. */
+  readonly embeddedSharedBuffers: string
   /** Pool size for a real PostgreSQL (the embedded one always uses one connection). */
   readonly databasePoolSize: number
   readonly databaseConnectTimeout: Duration.Duration
@@ -139,6 +141,15 @@ export const foundationSettingsConfig = (publicOrigin: string): Config.Config<Fo
   Config.all({
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./data")),
+    // PostgreSQL's own default; each start of the embedded database clears the whole cache, which is
+    // most of a start's time (the tests, which start it hundreds of times, set 16MB).
+    embeddedSharedBuffers: Config.string("EMBEDDED_SHARED_BUFFERS").pipe(
+      Config.validate({
+        message: "EMBEDDED_SHARED_BUFFERS must be a size such as 16MB or 1GB (kB, MB or GB)",
+        validation: (size) => /^[1-9][0-9]{0,6}(kB|MB|GB)$/.test(size)
+      }),
+      Config.withDefault("128MB")
+    ),
     databasePoolSize: positive("DATABASE_POOL_SIZE", 10, 1000),
     databaseConnectTimeout: positive("DATABASE_CONNECT_TIMEOUT_MS", 2000, 600_000).pipe(
       Config.map(Duration.millis)

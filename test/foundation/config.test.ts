@@ -26,6 +26,7 @@ describe("foundation settings", () => {
     ["PASSWORD_HASH_CONCURRENCY", "0"],
     ["PASSWORD_HASH_QUEUE", "-1"],
     ["PASSWORD_HASH_COST", "18"],
+    ["EMBEDDED_SHARED_BUFFERS", "lots"],
     ["FOUNDATION_CURSOR_SECRET", "too short to sign with"],
     ["TRUST_PROXY", "perhaps"]
   ] as const) {

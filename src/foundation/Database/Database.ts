@@ -53,7 +53,7 @@ const poolOptions = (
         types
       }),
     onNone: () =>
-      Effect.map(embeddedPostgres(settings.dataDir), ({ host, port }) => ({
+      Effect.map(embeddedPostgres(settings.dataDir, settings.embeddedSharedBuffers), ({ host, port }) => ({
         host,
         port,
         user: "postgres",

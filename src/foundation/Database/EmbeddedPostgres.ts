@@ -114,9 +114,9 @@ const cannotOpen = (dataDir: string, message: string, cause: unknown) =>
     cause
   })
 
-const startWorker = (dataDir: string, pgliteWasmModule: WebAssembly.Module) =>
+const startWorker = (dataDir: string, sharedBuffers: string, pgliteWasmModule: WebAssembly.Module) =>
   Effect.async<Running, EmbeddedPostgresError>((resume) => {
-    const worker = spawnWorker({ dataDir, pgliteWasmModule })
+    const worker = spawnWorker({ dataDir, sharedBuffers, pgliteWasmModule })
     const fail = (message: string, cause: unknown) => {
       worker.removeAllListeners()
       void worker.terminate()
@@ -153,7 +153,7 @@ const stopWorker = ({ worker }: Running) =>
  * Opens (creating when new) the database in `dataDir`, in its own thread, and serves it on
  * 127.0.0.1 at a free port.
  */
-export const embeddedPostgres = (dataDir: string) =>
+export const embeddedPostgres = (dataDir: string, sharedBuffers: string) =>
   Effect.gen(function* () {
     yield* lockDataDir(dataDir)
     const wasm = yield* Effect.tryPromise({
@@ -165,6 +165,6 @@ export const embeddedPostgres = (dataDir: string) =>
           cause
         )
     })
-    const { port } = yield* Effect.acquireRelease(startWorker(dataDir, wasm), stopWorker)
+    const { port } = yield* Effect.acquireRelease(startWorker(dataDir, sharedBuffers, wasm), stopWorker)
     return { host: "127.0.0.1", port } satisfies EmbeddedPostgres
   })

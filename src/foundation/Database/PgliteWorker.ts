@@ -10,9 +10,11 @@ import { parentPort, workerData } from "node:worker_threads"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 
-/** What the parent hands over: the folder, and PGlite's PostgreSQL already compiled. */
+/** What the parent hands over: the folder, the buffer cache's size, and PGlite's PostgreSQL already compiled. */
 export interface PgliteWorkerData {
   readonly dataDir: string
+  /** PostgreSQL's `shared_buffers` (validated by FoundationConfig). */
+  readonly sharedBuffers: string
   readonly pgliteWasmModule: WebAssembly.Module
 }
 
@@ -24,11 +26,14 @@ export type FromPglite =
 const port = parentPort
 if (port === null) throw new Error("PgliteWorker.ts runs as a worker thread")
 const post = (message: FromPglite) => port.postMessage(message)
-const { dataDir, pgliteWasmModule } = workerData as PgliteWorkerData
+const { dataDir, sharedBuffers, pgliteWasmModule } = workerData as PgliteWorkerData
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 try {
-  const db = await PGlite.create(dataDir, { pgliteWasmModule })
+  const db = await PGlite.create(dataDir, {
+    pgliteWasmModule,
+    startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`]
+  })
   const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
   await server.start()
   const address = server.getServerConn()

@@ -66,6 +66,9 @@ export interface FoundationSettings {
   readonly oauthDocumentFetchRateLimit: number
 }
 
+/** scrypt at N = 2^15: about 50 ms and 32 MiB a hash. */
+export const DEFAULT_PASSWORD_HASH_COST = 15
+
 const positive = (name: string, fallback: number, max: number) =>
   Config.integer(name).pipe(
     Config.validate({
@@ -167,7 +170,7 @@ export const foundationSettingsConfig = (publicOrigin: string): Config.Config<Fo
     authAddressRateLimit: positive("AUTH_ADDRESS_RATE_LIMIT", 30, 1_000_000),
     // Below 15 only for test runs, where thousands of sign-ups hash passwords nobody could want; a
     // hash keeps the cost it was made with, so changing the setting never locks anyone out.
-    passwordHashCost: atLeast("PASSWORD_HASH_COST", 10, 15, 17),
+    passwordHashCost: atLeast("PASSWORD_HASH_COST", 10, DEFAULT_PASSWORD_HASH_COST, 17),
     // One hash at a time leaves the other core of a two-core machine to everything else.
     passwordHashConcurrency: positive("PASSWORD_HASH_CONCURRENCY", 1, 64),
     passwordHashQueue: atLeast("PASSWORD_HASH_QUEUE", 0, 32, 100_000),

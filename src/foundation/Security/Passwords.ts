@@ -5,14 +5,12 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { dictionary } from "@zxcvbn-ts/language-common"
 import * as Effect from "effect/Effect"
 import { PasswordChecksBusy } from "../Domain/Errors.js"
-import { FoundationConfig } from "../FoundationConfig.js"
+import { DEFAULT_PASSWORD_HASH_COST, FoundationConfig } from "../FoundationConfig.js"
 
 const KEY_LENGTH = 32
 /** Block size and parallelism; N comes from PASSWORD_HASH_COST (2^15 by default: ~50 ms, 32 MiB). */
 const R = 8
 const P = 1
-/** The cost FoundationConfig defaults to. */
-const DEFAULT_COST = 15
 
 interface Cost {
   readonly N: number
@@ -36,9 +34,9 @@ export class Passwords extends Effect.Service<Passwords>()("Passwords", {
   effect: Effect.gen(function* () {
     const { passwordHashConcurrency, passwordHashQueue, passwordHashCost } = yield* FoundationConfig
     const cost: Cost = { N: 2 ** passwordHashCost, r: R, p: P }
-    if (passwordHashCost < DEFAULT_COST)
+    if (passwordHashCost < DEFAULT_PASSWORD_HASH_COST)
       yield* Effect.logWarning(
-        `PASSWORD_HASH_COST is ${passwordHashCost}, below the default ${DEFAULT_COST}: new password hashes are cheaper to guess should the database leak (a setting for test runs)`
+        `PASSWORD_HASH_COST is ${passwordHashCost}, below the default ${DEFAULT_PASSWORD_HASH_COST}: new password hashes are cheaper to guess should the database leak (a setting for test runs)`
       )
     // scrypt runs on libuv's thread pool (4 threads) and keeps a core busy for ~50 ms: left
     // unbounded, a flood of sign-ins takes every core from the event loop and so from every other

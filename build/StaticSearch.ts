@@ -22,6 +22,9 @@ import {
   blockFile,
   encodeSlots,
   firstPostings,
+  headLengthsFile,
+  headListFile,
+  headSlots,
   lengthBlockSize,
   postingCount,
   type Slots,
@@ -147,7 +150,20 @@ function* paragraphShards(
         ...(postingCount(slots) <= lengthsUpTo ? { lengths: whole.lengths } : {})
       }
       yield [all, JSON.stringify(postings)]
-      frequent[term] = { n, all }
+      if (postings.lengths === undefined && slots.length > headSlots) {
+        const headSlotsOf = slots.slice(0, headSlots)
+        const head: typeof ParagraphPostings.Encoded = {
+          slots: encodeSlots(headSlotsOf),
+          // Slot order: the head's postings are the whole list's first ones.
+          counts: whole.counts.slice(0, postingCount(headSlotsOf))
+        }
+        const headPostings = head.counts.length
+        const file = headListFile(shard, k)
+        const headLengths = headLengthsFile(shard, k)
+        yield [file, JSON.stringify(head)]
+        yield [headLengths, JSON.stringify(whole.lengths.slice(0, headPostings))]
+        frequent[term] = { n, all, head: { postings: headPostings, file, lengths: headLengths } }
+      } else frequent[term] = { n, all }
     }
     yield [shardFile(shard), JSON.stringify(entries)]
   }

@@ -56,7 +56,11 @@ const searchFilesByKind = (
     if (path === manifest.search.transcripts) return "transcriptSearch"
     if (inFolder(episodes.shards)) return "episodeShard"
     if (inFolder(transcripts.shards))
-      return /-[0-9]+\.json$/.test(path) ? "paragraphPostings" : "paragraphShard"
+      return /-head-lengths\.json$/.test(path)
+        ? "lengthBlock"
+        : /-[0-9]+(-head)?\.json$/.test(path)
+          ? "paragraphPostings"
+          : "paragraphShard"
     if (inFolder(transcripts.texts)) return "textBlock"
     if (inFolder(transcripts.lengths)) return "lengthBlock"
     throw new Error(`${path}: a static search file of no known kind`)

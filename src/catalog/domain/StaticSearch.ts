@@ -9,8 +9,11 @@ import { Slug } from "./Episode.js"
 const Count = Schema.Int.pipe(Schema.nonNegative())
 /** A path relative to the snapshot root. */
 const Path = Schema.String.pipe(Schema.pattern(/^[a-z]+(\/[A-Za-z0-9._-]+)+$/))
-/** A file name inside a folder of the static search files. */
-const FileName = Schema.String.pipe(Schema.pattern(/^[0-9a-f]+(-[0-9]+)?\.json$/))
+/**
+ * A file name inside a folder of the static search files: a shard or block (`0a3.json`, `12.json`),
+ * a whole list (`0a3-0.json`), a head and its lengths (`0a3-0-head.json`, `0a3-0-head-lengths.json`).
+ */
+const FileName = Schema.String.pipe(Schema.pattern(/^[0-9a-f]+(-[0-9]+(-head(-lengths)?)?)?\.json$/))
 
 /**
  * FlexSearch's slots of one term: `slots[r]` holds the ids with the term at resolution slot `r`
@@ -80,7 +83,24 @@ export const FrequentTerm = Schema.Struct({
   /** In how many paragraphs the term occurs. */
   n: Count,
   /** The file (in the shards' folder) with its whole posting list. */
-  all: FileName
+  all: FileName,
+  /**
+   * For a term whose whole list leaves lengths out, when it has more slots than a head holds: its
+   * head, the first slots (StaticSearchLayout's `headSlots`). A query made only of such terms walks
+   * the heads first, and the whole lists are read only when that walk does not fill the candidates;
+   * every candidate the heads find is in each of them, so one head's lengths (the smallest's) rank
+   * them all (a later addition: optional).
+   */
+  head: Schema.optional(
+    Schema.Struct({
+      /** How many postings the head holds. */
+      postings: Count,
+      /** Its slots and counts (a ParagraphPostings without lengths). */
+      file: FileName,
+      /** The lengths of its paragraphs, in its order (a LengthBlock). */
+      lengths: FileName
+    })
+  )
 })
 
 export const TranscriptSearchMeta = Schema.Struct({
@@ -114,7 +134,10 @@ export const ParagraphShard = Schema.Record({ key: Schema.String, value: Paragra
   identifier: "ParagraphShard"
 })
 
-/** The whole posting list of a frequent term; lengths are left out for the most frequent ones. */
+/**
+ * The whole posting list of a frequent term, or its head (its first slots); lengths are left out for
+ * the most frequent ones and of heads.
+ */
 export const ParagraphPostings = Schema.Struct({
   slots: DeltaSlots,
   counts: Schema.Array(Count),

@@ -47,6 +47,21 @@ export const shardFile = (shard: number): string => `${shard.toString(16).padSta
 export const wholeListFile = (shard: number, k: number): string =>
   `${shard.toString(16).padStart(3, "0")}-${k}.json`
 
+/**
+ * The resolution slots a head holds (`headListFile`): FlexSearch puts a paragraph's first word in
+ * slot 0, so two words share no paragraph there, and a query of very frequent words fills its
+ * candidates within slot 1.
+ */
+export const headSlots = 2
+
+/** The file holding the first `headSlots` slots of the `k`-th split term of a shard: `0a3-0-head.json`. */
+export const headListFile = (shard: number, k: number): string =>
+  `${shard.toString(16).padStart(3, "0")}-${k}-head.json`
+
+/** The file holding the lengths of the paragraphs of that head, in its order: `0a3-0-head-lengths.json`. */
+export const headLengthsFile = (shard: number, k: number): string =>
+  `${shard.toString(16).padStart(3, "0")}-${k}-head-lengths.json`
+
 /** A block's file name in its folder (text and length blocks): its number, `12.json`. */
 export const blockFile = (block: number): string => `${block}.json`
 

@@ -10,6 +10,7 @@ import { mergedIds } from "../../src/catalog/search/Candidates.js"
 import { candidateLimit, findParagraphs } from "../../src/catalog/search/ParagraphRanking.js"
 import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
 import { intersectSlots } from "../../src/catalog/search/SlotIntersection.js"
+import { headSlots } from "../../src/catalog/search/StaticSearchLayout.js"
 import { makeParagraphTerms } from "../../src/catalog/snapshot/ParagraphTerms.js"
 
 const frequent = ["the", "and", "you", "that", "know"]
@@ -70,6 +71,45 @@ describe("the slot walk", () => {
       ),
       { numRuns: 60 }
     )
+  })
+
+  it("over the terms' heads (their first slots), when it fills the limit, finds what the whole walk finds", () => {
+    // What the snapshot reader relies on to read the heads of the most frequent words, not their
+    // whole lists (docs/decisions/static-search-index.md).
+    let filled = 0
+    fc.assert(
+      fc.property(
+        fc.array(paragraph, { minLength: 100, maxLength: 400 }),
+        // Queries of frequent words (those that have heads), and some others.
+        fc.array(
+          fc.oneof(
+            {
+              weight: 3,
+              arbitrary: fc
+                .array(fc.constantFrom(...frequent), { minLength: 2, maxLength: 4 })
+                .map((list) => list.join(" "))
+            },
+            { weight: 1, arbitrary: query }
+          ),
+          { minLength: 1, maxLength: 20 }
+        ),
+        fc.constantFrom(1, 3, 10, 30),
+        (texts, queries, limit) => {
+          const slotsOf = paragraphSlots(indexOf(texts))
+          for (const q of queries) {
+            const lists = searchTerms(q).map(slotsOf)
+            const heads = lists.map((slots) => slots?.slice(0, headSlots))
+            const fromHeads = intersectSlots(heads, limit)
+            if (fromHeads.length < limit) continue
+            filled++
+            expect(fromHeads, q).toEqual(intersectSlots(lists, limit))
+          }
+        }
+      ),
+      { numRuns: 60 }
+    )
+    // The property was put to the test, not skipped every time.
+    expect(filled).toBeGreaterThan(30)
   })
 
   it("answers a walk after thousands of others, and ids past the ones met before", () => {

@@ -154,6 +154,10 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
             { q: "open source maintainers" },
             { q: "the kubernetes" },
             { q: "the and" },
+            // Only such words, read from their heads (their first slots); with a session filter,
+            // whose candidates the heads do not fill, from their whole lists.
+            { q: "you know the" },
+            { q: "the and", session: 5 },
             { q: "rust", session: 5 }
           ]
           const reader = yield* Effect.promise(() => openSnapshot(snapshot.directory, { apiOrigin: origin }))
@@ -161,7 +165,7 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
           expect(compared).toBeGreaterThan(50)
 
           // What a query reads, each from a reader of its own: the first load (search.json and the
-          // descriptions) apart. Rare words stay well within the static page's budget (300 KB).
+          // descriptions) apart. Each stays within the static page's budget (300 KB), the pair of stop words too.
           const cost = (q: string) =>
             Effect.promise(async () => {
               const fresh = await openSnapshot(snapshot.directory)
@@ -178,13 +182,13 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
               }
             })
           const costs = yield* Effect.forEach(
-            ["rust", "kubernetes maintainers", "glacier", "open source", "the"],
+            ["rust", "kubernetes maintainers", "glacier", "open source", "the", "the and"],
             cost
           )
           console.info(
             `snapshot reader on the corpus: ${queries.length} queries, ${compared} pages compared; bytes read per query (episodes and transcripts, first page): ${JSON.stringify(costs)}`
           )
-          for (const { q, first, query } of costs.slice(0, 3)) {
+          for (const { q, first, query } of costs) {
             expect(first, q).toBeLessThan(100_000)
             expect(query, q).toBeLessThan(300_000)
           }

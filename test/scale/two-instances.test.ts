@@ -9,6 +9,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { withClient } from "../foundation/support/Backends.js"
+import { inOneWindow } from "../foundation/support/RateWindows.js"
 import { describeNeeding } from "../support/Needs.js"
 import { clusterMissing, type ServiceCluster, serviceCluster } from "../support/ServiceCluster.js"
 
@@ -150,25 +151,39 @@ describeNeeding(clusterMissing)("two instances behind nginx", () => {
       })
     )
 
-    it.effect("the sign-in rate limit is shared: the 11th attempt, on either instance, is 429", () =>
-      Effect.gen(function* () {
-        const { one, two } = yield* bases
-        const address = email("limited")
-        expect(
-          (yield* foundation(one, "/auth/sign-up", { body: { email: address, password, name: "L" } })).status
-        ).toBe(200)
-        // The sign-up was the first attempt of ten.
-        for (let i = 0; i < 9; i++) {
-          const attempt = yield* foundation(i % 2 === 0 ? two : one, "/auth/sign-in", {
-            body: { email: address, password: "not the password" }
-          })
-          expect(attempt.status, `attempt ${i + 2}`).toBe(401)
-        }
-        for (const base of [one, two]) {
-          const refused = yield* foundation(base, "/auth/sign-in", { body: { email: address, password } })
-          expect(refused.status).toBe(429)
-        }
-      })
+    it.effect(
+      "the sign-in rate limit is shared: the 11th attempt, on either instance, is 429",
+      () =>
+        Effect.gen(function* () {
+          const { one, two } = yield* bases
+          // The count restarts at a minute's edge: the burst is judged only when it lies in one window
+          // (a run that crossed one runs again, with an address of its own).
+          yield* inOneWindow(() =>
+            Effect.gen(function* () {
+              const address = email("limited")
+              expect(
+                (yield* foundation(one, "/auth/sign-up", { body: { email: address, password, name: "L" } }))
+                  .status
+              ).toBe(200)
+              // The sign-up was the first attempt of ten.
+              for (let i = 0; i < 9; i++) {
+                const attempt = yield* foundation(i % 2 === 0 ? two : one, "/auth/sign-in", {
+                  body: { email: address, password: "not the password" }
+                })
+                expect(attempt.status, `attempt ${i + 2}`).toBe(401)
+              }
+              for (const base of [one, two]) {
+                const refused = yield* foundation(base, "/auth/sign-in", {
+                  body: { email: address, password }
+                })
+                expect(refused.status).toBe(429)
+              }
+            })
+          )
+        }),
+      // A dozen password hashes, seconds on a loaded machine, and a second run should the first cross
+      // a window's edge.
+      120_000
     )
 
     it.effect("of 50 concurrent PATCHes with one version across both instances, exactly one wins", () =>

@@ -10,6 +10,7 @@ import { freePort } from "../support/FreePort.js"
 import { whenMet } from "../support/Needs.js"
 import { eventually, type OtlpReceiver, otlpReceiver } from "../support/OtlpReceiver.js"
 import {
+  movedSince,
   prometheusScraping,
   prometheusUnavailable,
   promtoolCheck,
@@ -57,8 +58,7 @@ describe("request metrics", () => {
           // in this worker may have moved: each is read as a change since here.
           const before = (yield* scrape(metricsPort)).text
           const moved = (text: string, labels: Record<string, string>) =>
-            (sample(text, "http_server_request_duration_seconds_count", labels) ?? 0) -
-            (sample(before, "http_server_request_duration_seconds_count", labels) ?? 0)
+            movedSince(before, text, "http_server_request_duration_seconds_count", labels)
           const slug = Object.keys(manifest.episodes)[0] ?? ""
           for (let i = 0; i < 3; i++) expect((yield* request(`/v1/episodes/${slug}`)).status).toBe(200)
           expect((yield* request("/v1/episodes/9999")).status).toBe(404)

@@ -26,7 +26,7 @@ import { call, PUBLIC_ORIGIN, uniqueEmail } from "../foundation/support/Foundati
 import { buildFixtureSnapshot } from "../support/CatalogTestServer.js"
 import { freePort } from "../support/FreePort.js"
 import { whenMet } from "../support/Needs.js"
-import { prometheusUnavailable, promtoolCheck, sample, scrape } from "../support/Prometheus.js"
+import { movedSince, prometheusUnavailable, promtoolCheck, sample, scrape } from "../support/Prometheus.js"
 import { request, testServer } from "../support/TestServer.js"
 
 class Observed extends Effect.Tag("Observed")<
@@ -91,7 +91,7 @@ describe("the service's metrics", () => {
         // worker may have moved them, so each is read as a change since `before`.
         const before = (yield* scrape(metricsPort)).text
         const moved = (text: string, name: string, labels: Record<string, string> = {}) =>
-          counted(text, name, labels) - counted(before, name, labels)
+          movedSince(before, text, name, labels)
 
         // The catalog's limit (2 a minute here) refuses a third request from one address.
         const statuses: Array<number> = []

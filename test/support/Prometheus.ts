@@ -145,3 +145,14 @@ export const sample = (
   }
   return undefined
 }
+
+/**
+ * How far the sample moved from `before` to `after` (a missing series counts 0). The metric registry is
+ * the process's, and a test file shares its worker with others: a test reads counters as changes.
+ */
+export const movedSince = (
+  before: string,
+  after: string,
+  name: string,
+  labels: Record<string, string> = {}
+): number => (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0)

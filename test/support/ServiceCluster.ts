@@ -50,6 +50,9 @@ export const serviceCluster = (env: Record<string, string> = {}, count = 2, snap
       CATALOG_CURSOR_SECRET: clusterCursorSecret,
       PUBLIC_ORIGIN: balancer.url,
       TRUST_PROXY: "true",
+      // As for the in-process test server: the default cost queues sign-ins for 50 ms of a core each,
+      // which on a loaded machine stretches a burst past the drain's grace period.
+      PASSWORD_HASH_COST: "10",
       ...env
     }
     const running: Array<ChildService | undefined> = ports.map(() => undefined)

@@ -41,7 +41,10 @@ export interface SnapshotReader {
   readonly episode: (slug: string) => Promise<Episode | undefined>
   /** Transcript paragraphs holding every word of `q`, by relevance; `session` filters. */
   readonly searchTranscripts: (query: TranscriptSearchQuery) => Promise<Page<TranscriptHit>>
-  /** Reads the two descriptions every search starts from, so that the first search reads only its own parts. */
+  /**
+   * Reads the two descriptions every search starts from and prepares what is derived from them, so
+   * that the first search reads only its own parts and starts reading at once.
+   */
   readonly preload: () => Promise<void>
   /** Files and bytes read so far (the gzip copies, as a static server sends them). */
   readonly transferred: () => Transferred
@@ -77,12 +80,12 @@ export const openSnapshot = async (
   const transcripts = makeTranscriptSearch(files, entry.transcripts, link)
   return {
     preload: async () => {
-      await Promise.all([files.json(entry.episodes), files.json(entry.transcripts)])
+      await Promise.all([files.json(entry.episodes), transcripts.prepare()])
     },
     searchEpisodes: episodes.search,
     searchEpisodeSummaries: episodes.searchSummaries,
     episode: episodes.episode,
-    searchTranscripts: transcripts,
+    searchTranscripts: transcripts.search,
     transferred: files.transferred
   }
 }

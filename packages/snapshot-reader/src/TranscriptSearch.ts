@@ -21,6 +21,7 @@ import {
   rankParagraphs
 } from "../../../src/catalog/search/ParagraphRanking.js"
 import { noSearchTerms, searchTerms } from "../../../src/catalog/search/SearchTerms.js"
+import { reserveIds } from "../../../src/catalog/search/SlotIntersection.js"
 import {
   blockFile,
   decodeSlots,
@@ -159,7 +160,18 @@ export const makeTranscriptSearch = (
     return { postings, found: walk(postings) }
   }
 
-  return async (query: TranscriptSearchQuery): Promise<Page<TranscriptHit>> => {
+  /**
+   * What every search starts from, made before the first one: the description read, the lookups
+   * derived from it, and room for every paragraph id in the intersection's array. In a fresh page on
+   * the corpus the first query spent about 25 ms on these before its first read.
+   */
+  const prepare = async () => {
+    const m = await meta()
+    await derived()
+    reserveIds(m.paragraphs)
+  }
+
+  const search = async (query: TranscriptSearchQuery): Promise<Page<TranscriptHit>> => {
     const terms = searchTerms(query.q)
     if (terms.length === 0) throw new SnapshotReaderError(noSearchTerms("q"))
     const session = query.session
@@ -251,4 +263,6 @@ export const makeTranscriptSearch = (
       )
     })
   }
+
+  return { search, prepare }
 }

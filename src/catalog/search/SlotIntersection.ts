@@ -26,6 +26,15 @@ const grow = (largestId: number) => {
   seen = larger
 }
 
+/**
+ * Makes room for ids below `count` ahead of the first walk: a page searching a large catalog
+ * allocates the array while it waits for the user (a fresh 1 MB array cost the corpus' first query
+ * in Chromium 8 ms), not inside the query.
+ */
+export const reserveIds = (count: number) => {
+  if (count > seen.length) grow(count - 1)
+}
+
 /** A new walk's number; the array starts afresh when the numbers run out. */
 const nextWalk = () => {
   walk = walk === 0xffffff ? 1 : walk + 1

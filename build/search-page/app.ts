@@ -79,9 +79,12 @@ const start = async () => {
       return
     }
     try {
+      // The passages first: theirs is the longer way (shards, then the hits' text blocks), so their
+      // reads go out first and the episodes' work fits in while the text blocks are on their way.
+      const hitsAnswer = query === "" ? Promise.resolve(undefined) : reader.searchTranscripts({ q: query })
       const [episodes, hits] = await Promise.all([
         reader.searchEpisodeSummaries(query === "" ? {} : { q: query }),
-        query === "" ? Promise.resolve(undefined) : reader.searchTranscripts({ q: query })
+        hitsAnswer
       ])
       if (mine !== sequence) return
       episodesHeading.textContent = query === "" ? "Newest episodes" : "Episodes"

@@ -181,8 +181,7 @@ describeNeeding(clusterMissing)("two instances behind nginx", () => {
             })
           )
         }),
-      // A dozen password hashes, seconds on a loaded machine, and a second run should the first cross
-      // a window's edge.
+      // Room for a second run should the first cross a window's edge.
       120_000
     )
 

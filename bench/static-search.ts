@@ -17,6 +17,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { chromium, type Page } from "playwright-core"
+import { passagesPerPage } from "../build/search-page/Paging.js"
 import { openSnapshot } from "../packages/snapshot-reader/src/index.js"
 import { chromiumFlags, chromiumPath } from "../test/support/Chromium.js"
 import { buildCommand } from "./_servers/StartCommand.js"
@@ -194,7 +195,7 @@ try {
     )
     const [episodes, hits] = await Promise.all([
       reader.searchEpisodes({ q }),
-      reader.searchTranscripts({ q })
+      reader.searchTranscripts({ q, limit: passagesPerPage })
     ])
     const same =
       JSON.stringify(shown) ===

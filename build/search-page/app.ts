@@ -5,6 +5,7 @@
 // clears it), `/` returns to the box from anywhere.
 import { openSnapshot, type SnapshotReader } from "@podcast-platform/snapshot-reader"
 import { episodeView } from "./EpisodeView.js"
+import { passagesPerPage } from "./Paging.js"
 import { episodeItem, type HitJson, hitItem, type SummaryJson } from "./Results.js"
 import { hashOf, type Route, routeOf } from "./Route.js"
 
@@ -81,7 +82,10 @@ const start = async () => {
     try {
       // The passages first: theirs is the longer way (shards, then the hits' text blocks), so their
       // reads go out first and the episodes' work fits in while the text blocks are on their way.
-      const hitsAnswer = query === "" ? Promise.resolve(undefined) : reader.searchTranscripts({ q: query })
+      const hitsAnswer =
+        query === ""
+          ? Promise.resolve(undefined)
+          : reader.searchTranscripts({ q: query, limit: passagesPerPage })
       const [episodes, hits] = await Promise.all([
         reader.searchEpisodeSummaries(query === "" ? {} : { q: query }),
         hitsAnswer
@@ -153,7 +157,7 @@ const start = async () => {
       hitList,
       moreHits,
       (s) => s.hitsNext,
-      (q, offset) => reader.searchTranscripts({ q, offset }),
+      (q, offset) => reader.searchTranscripts({ q, offset, limit: passagesPerPage }),
       hitItem,
       (s, offset) => {
         s.hitsNext = offset

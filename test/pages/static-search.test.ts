@@ -13,6 +13,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Browser, Page } from "playwright-core"
+import { passagesPerPage } from "../../build/search-page/Paging.js"
 import { bundleReader } from "../../packages/snapshot-reader/bundle.js"
 import { browserUnavailable, launchBrowser, newContext } from "../support/Browser.js"
 import { buildContentSnapshot } from "../support/ContentTestServer.js"
@@ -109,7 +110,7 @@ describeNeeding(browserUnavailable)("the snapshot's search page, from a static s
             const [episodes, hits] = yield* run(() =>
               Promise.all([
                 site.reader.searchEpisodes({ q: query }),
-                site.reader.searchTranscripts({ q: query })
+                site.reader.searchTranscripts({ q: query, limit: passagesPerPage })
               ])
             )
             expect(episodes.data.length).toBeGreaterThan(0)
@@ -140,9 +141,14 @@ describeNeeding(browserUnavailable)("the snapshot's search page, from a static s
             expect(status).toContain(`${hits.total} transcript passage`)
 
             // The next page of passages, appended: the reader's next page.
+            expect(hits.nextOffset, `"${query}" finds more than a page of passages`).not.toBeNull()
             if (hits.nextOffset !== null) {
               const next = yield* run(() =>
-                site.reader.searchTranscripts({ q: query, offset: hits.nextOffset ?? 0 })
+                site.reader.searchTranscripts({
+                  q: query,
+                  offset: hits.nextOffset ?? 0,
+                  limit: passagesPerPage
+                })
               )
               yield* run(() => page.getByRole("button", { name: "More passages" }).click())
               yield* run(() =>
@@ -194,7 +200,7 @@ describeNeeding(browserUnavailable)("the snapshot's search page, from a static s
             const [episodes, hits] = yield* run(() =>
               Promise.all([
                 site.reader.searchEpisodes({ q: query }),
-                site.reader.searchTranscripts({ q: query })
+                site.reader.searchTranscripts({ q: query, limit: passagesPerPage })
               ])
             )
             // The first passage with a time, in an episode with show notes, people and chapters.

@@ -26,6 +26,8 @@ export default defineConfig({
       "test/support/OwnPostgres.ts",
       "test/support/PostgresTemplate.ts"
     ],
+    // @effect/vitest's methods unbound from the previous file's layer (FreshEffectMethods.ts says why).
+    setupFiles: ["test/support/FreshEffectMethods.ts"],
     // The skip report first, so its lines come just before the summary that counts the skips.
     reporters: ["./test/support/SkipReport.ts", "default"],
     testTimeout: 30_000,

@@ -7,7 +7,7 @@
 // mounted again there failed ("Method 'ACL' already declared"), depending on which files shared a
 // worker. It also kept every earlier file's services reachable. Each file starts from the plain
 // methods.
-import { makeMethods } from "@effect/vitest"
-import { it } from "vitest"
+// (@effect/vitest's `it` is vitest's own object.)
+import { it, makeMethods } from "@effect/vitest"
 
 makeMethods(it)

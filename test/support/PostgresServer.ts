@@ -120,3 +120,29 @@ export const destroyPostgresServer = (pgCtl: string, dir: string): void => {
   }
   rmSync(dir, { recursive: true, force: true })
 }
+
+/** Whether the process `pid` is gone (a run that ended without its teardown: it was killed). */
+export const processGone = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    // EPERM: it exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === "ESRCH"
+  }
+}
+
+/**
+ * Stops and deletes the clusters under `folder` whose folder names a process that is gone
+ * (`<prefix><pid>-…`, as OwnPostgres.ts names them): what a killed run left running.
+ */
+export const removeAbandonedClusters = (folder: string, prefix: string): void => {
+  const bin = findPostgresBin()
+  for (const name of existsSync(folder) ? readdirSync(folder) : []) {
+    if (!name.startsWith(prefix)) continue
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1])
+    if (!Number.isInteger(pid) || pid === process.pid || !processGone(pid)) continue
+    if (bin !== undefined) destroyPostgresServer(join(bin, "pg_ctl"), join(folder, name))
+    else rmSync(join(folder, name), { recursive: true, force: true })
+  }
+}

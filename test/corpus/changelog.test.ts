@@ -2,7 +2,8 @@
 // with every episode and transcript it counts, and the server started on that snapshot answers
 // every route, and the snapshot reader answers as that server does, reading a small part of the
 // static search files per query. Skipped when the corpus is not there (the skip report says so:
-// Corpus.ts). The corpus is built once, here: its build is the expensive part.
+// Corpus.ts). The corpus is built here, once, and kept for the next run while its inputs are
+// unchanged (CorpusSnapshot.ts): its build is the expensive part.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -10,7 +11,7 @@ import { openSnapshot } from "@podcast-platform/snapshot-reader"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { type BuildSummary, buildCatalog } from "../../build/BuildCatalog.js"
+import type { BuildSummary } from "../../build/BuildCatalog.js"
 import { loadSnapshot } from "../../src/catalog/Catalog.js"
 import type { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
 import { makeSearch } from "../../src/catalog/Search.js"
@@ -21,9 +22,9 @@ import { candidateLimit, rankParagraphs } from "../../src/catalog/search/Paragra
 import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
 import { catalogServerOn, FixtureSnapshot } from "../support/CatalogTestServer.js"
 import { corpusDirectory, corpusUnavailable } from "../support/Corpus.js"
+import { corpusSnapshot } from "../support/CorpusSnapshot.js"
 import { describeNeeding } from "../support/Needs.js"
 import { compareWithService, queriesFrom } from "../support/ReaderDifferential.js"
-import { tempDir } from "../support/TempDir.js"
 import { request } from "../support/TestServer.js"
 
 const corpus = corpusDirectory
@@ -36,26 +37,12 @@ interface FeedStats {
 
 class CorpusBuild extends Context.Tag("CorpusBuild")<CorpusBuild, BuildSummary>() {}
 
-/** Where the first group builds the corpus' snapshot; the differential after it loads it again. */
-const corpusSnapshot = join(tempDir("corpus-"), "snapshot")
-
-/** Builds changelog-master.xml once for the file, then serves it. */
+/** The corpus' snapshot (built, or kept from an earlier run: CorpusSnapshot.ts), then served. */
 const corpusServer = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const out = corpusSnapshot
-    const summary = yield* buildCatalog({
-      feed: join(corpus, "feeds/changelog-master.xml"),
-      docs: undefined,
-      out,
-      sourceDateEpoch: undefined,
-      progress: () => {}
-    })
-    return Layer.merge(
-      catalogServerOn(out, { CATALOG_RATE_LIMIT: "100000" }),
-      Layer.succeed(CorpusBuild, summary)
-    )
-  })
-).pipe(Layer.orDie)
+  Effect.map(corpusSnapshot, ({ out, summary }) =>
+    Layer.merge(catalogServerOn(out, { CATALOG_RATE_LIMIT: "100000" }), Layer.succeed(CorpusBuild, summary))
+  )
+)
 
 describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
   it.layer(corpusServer, { timeout: 240_000 })((it) => {
@@ -205,7 +192,7 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
         Effect.gen(function* () {
           // The path transcript search replaced, kept here as the reference: FlexSearch's `search`
           // for the candidates, each query term counted in the tokenised text.
-          const catalog = yield* loadSnapshot(corpusSnapshot, origin)
+          const catalog = yield* loadSnapshot((yield* corpusSnapshot).out, origin)
           const search = makeSearch(catalog, "differential")
           const { statistics } = catalog.searchData
           const locate = makeParagraphLocator(catalog.searchData)

@@ -3,9 +3,12 @@
 // WebAssembly) in a data folder, run in a worker thread (PgliteWorker.ts) and exposed on a loopback
 // port, so that the same PostgreSQL client and SQL serve both set-ups. PGlite is one backend
 // session: callers must use a single connection.
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -86,21 +89,50 @@ const pgliteWasmModule = (): Promise<WebAssembly.Module> => {
 }
 
 /**
+ * From source on a Node that does not strip types (Node 20): the worker's file compiled to
+ * JavaScript once per process by esbuild (a dependency already: `npm start` bundles with it), into
+ * node_modules/.cache/ so that its package imports resolve as the source's do. tsx's loader
+ * registered inside each thread instead cost about half a second of CPU per database opened (a loader
+ * thread of its own, every module passed through it); the tests open well over a hundred.
+ */
+let compiledWorker: URL | undefined
+const compileWorker = (source: URL): URL => {
+  if (compiledWorker === undefined) {
+    const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild")
+    const { code } = esbuild.transformSync(readFileSync(source, "utf8"), {
+      loader: "ts",
+      format: "esm",
+      sourcemap: "inline",
+      sourcefile: fileURLToPath(source)
+    })
+    const folder = new URL("../../../node_modules/.cache/podcast-platform/", import.meta.url)
+    const file = new URL(
+      `PgliteWorker-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`,
+      folder
+    )
+    if (!existsSync(file)) {
+      mkdirSync(folder, { recursive: true })
+      // Written aside and renamed: another process may be compiling the same file.
+      const partial = `${fileURLToPath(file)}.${process.pid}`
+      writeFileSync(partial, code)
+      renameSync(partial, file)
+    }
+    compiledWorker = file
+  }
+  return compiledWorker
+}
+
+/**
  * The worker: beside the bundle when the service runs as `npm start` builds it (esbuild writes both
  * files); from source (tests, `npm run start:dev`), the TypeScript file itself where Node strips
- * types (Node 22.18+, 24), otherwise (Node 20) through tsx's loader, registered inside the thread.
+ * types (Node 22.18+, 24), otherwise (Node 20) compiled once per process (compileWorker).
  */
 const spawnWorker = (workerData: PgliteWorkerData): Worker => {
   if (!import.meta.url.endsWith(".ts")) {
     return new Worker(new URL("./PgliteWorker.mjs", import.meta.url), { workerData })
   }
   const source = new URL("./PgliteWorker.ts", import.meta.url)
-  return process.features.typescript
-    ? new Worker(source, { workerData })
-    : new Worker(
-        `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}) })`,
-        { eval: true, workerData }
-      )
+  return new Worker(process.features.typescript ? source : compileWorker(source), { workerData })
 }
 
 interface Running {

@@ -16,27 +16,45 @@ import { browserUnavailable, chromiumFlags, chromiumPath } from "./Chromium.js"
 
 export { browserUnavailable, chromiumPath }
 
-/** One browser for the scope (a test file), closed with it. */
-export const launchBrowser = Effect.acquireRelease(
-  Effect.promise(() =>
-    chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumFlags] })
-  ),
-  (browser: Browser) => Effect.promise(() => browser.close())
-)
+/**
+ * One Chromium per worker process, launched when first asked for and kept for the test files after
+ * (a worker keeps its modules from file to file: isolate: false). Starting one costs about 0.65 s of
+ * CPU and the suite's groups asked for one over thirty times; a new context (what keeps the tests
+ * apart: its own cookies, storage and cache) costs a few milliseconds. Launched again if it closed or
+ * crashed; Playwright closes it when the process exits.
+ */
+let shared: Promise<Browser> | undefined
+const sharedBrowser = (): Promise<Browser> => {
+  if (shared === undefined) {
+    const launching = chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: [...chromiumFlags]
+    })
+    const forget = () => {
+      if (shared === launching) shared = undefined
+    }
+    launching.then((browser) => browser.on("disconnected", forget), forget)
+    shared = launching
+  }
+  return shared
+}
 
 /**
- * One Chromium for a test file's layer: starting one takes seconds, a new context (what keeps the
- * tests apart: its own cookies, storage and cache) a few milliseconds.
+ * The worker's browser for the scope. Nothing is closed with the scope but what the scope opened in
+ * it: each context closes with its own scope (newContext, or the caller's release).
  */
+export const launchBrowser: Effect.Effect<Browser> = Effect.promise(sharedBrowser)
+
+/** The worker's browser as a layer (a test file's or a group's). */
 export class TestBrowser extends Context.Tag("TestBrowser")<TestBrowser, Browser>() {}
 
-export const TestBrowserLive = Layer.scoped(TestBrowser, launchBrowser)
+export const TestBrowserLive = Layer.effect(TestBrowser, launchBrowser)
 
 /**
  * One Chromium for a whole test file whose groups each start a server of their own: a group calls
- * `.layer(itsServer)` on what this returns and gets its server beside the file's browser, which is
- * launched before the first group runs and closed after the last (not once per group). When every
- * group of the file is skipped, the browser is not launched at all.
+ * `.layer(itsServer)` on what this returns and gets its server beside the file's browser (the
+ * worker's, above). When every group of the file is skipped, no browser is asked for.
  */
 export const fileBrowser = (): Pick<Vitest.MethodsNonLive<TestBrowser, true>, "layer"> => {
   // The outer layer's own `layer` function, taken when its body runs: @effect/vitest assigns each

@@ -1,8 +1,8 @@
 // Vitest global setup: the PostgreSQL the tests run against besides PGlite. TEST_DATABASE_URL when it
 // is given; otherwise, where PostgreSQL's server binaries are installed, a throwaway cluster of the
-// run's own in the run's temporary root (TempRoot.ts), removed when the run ends, with TEST_PG_CTL set so the
-// tests that stop and restart a server of their own run too. Without either, the PostgreSQL groups
-// skip with the reason this sets (test/foundation/support/Backends.ts reads it).
+// run's own in the run's temporary root (TempRoot.ts), removed when the run ends, with TEST_PG_CTL
+// set so the tests that stop and restart a server of their own run too. Without either, the
+// PostgreSQL groups skip with the reason this sets (test/foundation/support/Backends.ts reads it).
 import { join } from "node:path"
 import { findPostgresBin, startPostgresServer } from "./PostgresServer.js"
 import { ownClusterPrefix } from "./TempRoot.js"

@@ -122,7 +122,7 @@ export const destroyPostgresServer = (pgCtl: string, dir: string): void => {
 }
 
 /** Whether the process `pid` is gone (a run that ended without its teardown: it was killed). */
-export const processGone = (pid: number): boolean => {
+const processGone = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return false
@@ -133,16 +133,21 @@ export const processGone = (pid: number): boolean => {
 }
 
 /**
- * Stops and deletes the clusters under `folder` whose folder names a process that is gone
- * (`<prefix><pid>-…`, as OwnPostgres.ts names them): what a killed run left running.
+ * The paths of the entries of `folder` named `<prefix><pid>-…` for a process that is gone: what a run
+ * killed before its teardown left (the test runs name their folders so).
  */
+export const abandonedEntries = (folder: string, prefix: string): Array<string> =>
+  (existsSync(folder) ? readdirSync(folder) : []).flatMap((name) => {
+    if (!name.startsWith(prefix)) return []
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1])
+    return Number.isInteger(pid) && pid !== process.pid && processGone(pid) ? [join(folder, name)] : []
+  })
+
+/** Stops and deletes the clusters a killed run left under `folder` (named `<prefix><pid>-…`). */
 export const removeAbandonedClusters = (folder: string, prefix: string): void => {
   const bin = findPostgresBin()
-  for (const name of existsSync(folder) ? readdirSync(folder) : []) {
-    if (!name.startsWith(prefix)) continue
-    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1])
-    if (!Number.isInteger(pid) || pid === process.pid || !processGone(pid)) continue
-    if (bin !== undefined) destroyPostgresServer(join(bin, "pg_ctl"), join(folder, name))
-    else rmSync(join(folder, name), { recursive: true, force: true })
+  for (const dir of abandonedEntries(folder, prefix)) {
+    if (bin !== undefined) destroyPostgresServer(join(bin, "pg_ctl"), dir)
+    else rmSync(dir, { recursive: true, force: true })
   }
 }

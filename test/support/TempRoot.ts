@@ -8,10 +8,10 @@
 // embedded database folder well over a hundred times, and a copy and removal there cost 63 ms of CPU
 // against 406 ms on an ext4 /tmp (mostly the kernel's); the databases' own writes, the built
 // snapshots and the browser profiles get cheaper the same way. TEST_TMP_BASE names another base.
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statfsSync } from "node:fs"
+import { chmodSync, mkdtempSync, rmSync, statfsSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { processGone, removeAbandonedClusters } from "./PostgresServer.js"
+import { abandonedEntries, removeAbandonedClusters } from "./PostgresServer.js"
 
 const rootPrefix = "podcast-platform-tests-"
 /** How OwnPostgres.ts names its cluster's folder (then the run's pid): found again after a kill. */
@@ -44,12 +44,9 @@ const tempBase = (): string => {
  */
 const removeAbandoned = (base: string) => {
   removeAbandonedClusters(tmpdir(), ownClusterPrefix)
-  for (const name of existsSync(base) ? readdirSync(base) : []) {
-    if (!name.startsWith(rootPrefix)) continue
-    const pid = Number(/^(\d+)-/.exec(name.slice(rootPrefix.length))?.[1])
-    if (!Number.isInteger(pid) || pid === process.pid || !processGone(pid)) continue
-    removeAbandonedClusters(join(base, name), ownClusterPrefix)
-    rmSync(join(base, name), { recursive: true, force: true })
+  for (const root of abandonedEntries(base, rootPrefix)) {
+    removeAbandonedClusters(root, ownClusterPrefix)
+    rmSync(root, { recursive: true, force: true })
   }
 }
 

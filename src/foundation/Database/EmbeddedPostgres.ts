@@ -91,7 +91,8 @@ const pgliteWasmModule = (): Promise<WebAssembly.Module> => {
 /**
  * From source on a Node that does not strip types (Node 20): the worker's file compiled to
  * JavaScript once per process by esbuild (a dependency already: `npm start` bundles with it), into
- * node_modules/.cache/ so that its package imports resolve as the source's do. tsx's loader
+ * node_modules/.cache/ so that its package imports resolve as the source's do (it imports packages
+ * and node's modules only: a relative import would not resolve from there). tsx's loader
  * registered inside each thread instead cost about half a second of CPU per database opened (a loader
  * thread of its own, every module passed through it); the tests open well over a hundred.
  */

@@ -5,9 +5,11 @@
 // are reached and every resolution slot is used), for random queries of one to five words.
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
+import { maxSearchResults } from "../../src/catalog/CatalogLimits.js"
 import { makeParagraphIndex, paragraphSlots, tokenize } from "../../src/catalog/SearchOptions.js"
+import { bm25, inverseFrequency, roundRelevance } from "../../src/catalog/search/Bm25.js"
 import { mergedIds } from "../../src/catalog/search/Candidates.js"
-import { candidateLimit, findParagraphs } from "../../src/catalog/search/ParagraphRanking.js"
+import { candidateLimit, findParagraphs, scoreParagraphs } from "../../src/catalog/search/ParagraphRanking.js"
 import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
 import { intersectSlots } from "../../src/catalog/search/SlotIntersection.js"
 import { headSlots } from "../../src/catalog/search/StaticSearchLayout.js"
@@ -147,9 +149,77 @@ describe("numbered paragraph terms", () => {
     )
   })
 
+  it("count a word said more often in one paragraph than a packed entry's count holds", () => {
+    const texts = [`${"the ".repeat(300)}rust ${"you ".repeat(255)}and`, "the rust"]
+    const terms = makeParagraphTerms(texts.map((text) => tokenize(text).length))
+    terms.fill(0, texts)
+    const ids = ["the", "rust", "you", "and", "absent"].map(terms.termId)
+    expect([...terms.counts(0, ids)]).toEqual([300, 1, 255, 1, 0])
+    expect([...terms.counts(1, ids)]).toEqual([1, 1, 0, 0, 0])
+  })
+
   it("refuse a paragraph whose terms the statistics counted otherwise", () => {
     const terms = makeParagraphTerms([2])
     expect(() => terms.fill(0, ["one two three"])).toThrow(/3 search terms where the search data counts 2/)
     expect(terms.filled(0)).toBe(false)
+  })
+})
+
+describe("ranked paragraphs", () => {
+  // Few distinct lengths and counts, so that many candidates tie on relevance; more candidates than
+  // a ranking keeps, so that the cut at maxSearchResults is taken.
+  const candidate = fc.record({
+    slug: fc.constantFrom("a", "b", "c", "gone"),
+    counts: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 3, maxLength: 3 }),
+    length: fc.integer({ min: 1, max: 4 })
+  })
+  it("come best first as a stable sort of the scored candidates orders them, ties in the order found", () => {
+    fc.assert(
+      fc.property(
+        fc.array(candidate, { minLength: 0, maxLength: maxSearchResults + 200 }),
+        fc.option(fc.integer({ min: 1, max: 2 }), { nil: undefined }),
+        (candidates, session) => {
+          const terms = ["x", "y", "z"]
+          const corpus = {
+            paragraphs: 5000,
+            averageTerms: 2.5,
+            documentFrequency: (term: string) => term.length * 40
+          }
+          const sessions: Record<string, number> = { a: 1, b: 2, c: 1 }
+          const locate = (id: number) => {
+            const slug = candidates[id]?.slug
+            return slug === undefined || slug === "gone" ? undefined : { slug, paragraphIndex: id }
+          }
+          const found = candidates.map((_, id) => id)
+          const ranked = scoreParagraphs(found, terms, session, corpus, {
+            locate,
+            sessionOf: (slug) => sessions[slug],
+            terms: (id) => candidates[id] as { counts: ArrayLike<number>; length: number }
+          })
+          // The reference: objects pushed in the order found, then Array.prototype.sort (stable).
+          const idf = terms.map((term) => inverseFrequency(corpus.paragraphs, corpus.documentFrequency(term)))
+          const expected: Array<{ slug: string; paragraphIndex: number; relevance: number }> = []
+          for (const id of found) {
+            const location = locate(id)
+            if (location === undefined || (session !== undefined && sessions[location.slug] !== session))
+              continue
+            const { counts, length } = candidates[id] as { counts: Array<number>; length: number }
+            let relevance = 0
+            counts.forEach((tf, t) => {
+              if (tf > 0) relevance += bm25(tf, length, corpus.averageTerms, idf[t] as number)
+            })
+            expected.push({ ...location, relevance: roundRelevance(relevance) })
+            if (expected.length >= maxSearchResults) break
+          }
+          expected.sort((a, b) => b.relevance - a.relevance)
+          expect(ranked.length).toBe(expected.length)
+          expect(ranked.slice(0, ranked.length)).toEqual(expected)
+          // Pages are the same slices of it.
+          expect(ranked.slice(3, 13)).toEqual(expected.slice(3, 13))
+          expect(ranked.slice(expected.length - 2, expected.length + 5)).toEqual(expected.slice(-2))
+        }
+      ),
+      { numRuns: 60 }
+    )
   })
 })

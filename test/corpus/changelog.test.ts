@@ -13,12 +13,14 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { BuildSummary } from "../../build/BuildCatalog.js"
 import { loadSnapshot } from "../../src/catalog/Catalog.js"
+import { maxSearchResults } from "../../src/catalog/CatalogLimits.js"
 import type { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
 import { makeSearch } from "../../src/catalog/Search.js"
 import { tokenize } from "../../src/catalog/SearchOptions.js"
+import { bm25, inverseFrequency, roundRelevance } from "../../src/catalog/search/Bm25.js"
 import { mergedIds } from "../../src/catalog/search/Candidates.js"
 import { makeParagraphLocator } from "../../src/catalog/search/ParagraphLocator.js"
-import { candidateLimit, rankParagraphs } from "../../src/catalog/search/ParagraphRanking.js"
+import { candidateLimit } from "../../src/catalog/search/ParagraphRanking.js"
 import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
 import { catalogServerOn, FixtureSnapshot } from "../support/CatalogTestServer.js"
 import { corpusDirectory, corpusUnavailable } from "../support/Corpus.js"
@@ -199,32 +201,35 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
           const sessionOf = new Map(catalog.episodes.map((episode) => [episode.slug, episode.session]))
           const textOf = (slug: string, paragraphIndex: number) =>
             catalog.transcriptRecord(slug)?.paragraphs[paragraphIndex]?.text
-          const reference = (terms: ReadonlyArray<string>, session: number | undefined) =>
-            rankParagraphs(
-              mergedIds(
-                catalog.indexes.paragraphs.search(terms.join(" "), { limit: candidateLimit(session) })
-              ),
-              terms,
-              session,
-              {
-                paragraphs: statistics.paragraphs,
-                averageTerms: statistics.averageTerms,
-                documentFrequency: (term) => statistics.documentFrequency[term]
-              },
-              {
-                locate,
-                sessionOf: (slug) => sessionOf.get(slug),
-                terms: (id, { slug, paragraphIndex }, queried) => {
-                  const text = textOf(slug, paragraphIndex)
-                  if (text === undefined) return undefined
-                  const words = tokenize(text)
-                  return {
-                    length: statistics.paragraphTerms[id] ?? statistics.averageTerms,
-                    counts: queried.map((term) => words.filter((word) => word === term).length)
-                  }
-                }
-              }
+          const reference = (terms: ReadonlyArray<string>, session: number | undefined) => {
+            // BM25 over the candidates in FlexSearch's order, the first maxSearchResults of the
+            // session, sorted as objects by a stable comparator sort (the ranking before it was
+            // kept as numbers).
+            const idf = terms.map((term) =>
+              inverseFrequency(statistics.paragraphs, statistics.documentFrequency[term] ?? 1)
             )
+            const ranked: Array<{ slug: string; paragraphIndex: number; relevance: number }> = []
+            const found = mergedIds(
+              catalog.indexes.paragraphs.search(terms.join(" "), { limit: candidateLimit(session) })
+            )
+            for (const id of found as ReadonlyArray<number>) {
+              const location = locate(id)
+              if (location === undefined) continue
+              if (session !== undefined && sessionOf.get(location.slug) !== session) continue
+              const text = textOf(location.slug, location.paragraphIndex)
+              if (text === undefined) continue
+              const words = tokenize(text)
+              const length = statistics.paragraphTerms[id] ?? statistics.averageTerms
+              let relevance = 0
+              terms.forEach((term, t) => {
+                const tf = words.filter((word) => word === term).length
+                if (tf > 0) relevance += bm25(tf, length, statistics.averageTerms, idf[t] as number)
+              })
+              ranked.push({ ...location, relevance: roundRelevance(relevance) })
+              if (ranked.length >= maxSearchResults) break
+            }
+            return ranked.sort((a, b) => b.relevance - a.relevance)
+          }
           // Two and three words of random paragraphs, frequent words as often as they are spoken,
           // and sessions: from every 3,880th paragraph of the corpus, words picked by their position
           // (FlexSearch takes up to a tenth of a second for a query with a frequent word).

@@ -13,5 +13,8 @@ export const bm25 = (tf: number, length: number, averageLength: number, idf: num
 export const inverseFrequency = (documents: number, containing: number) =>
   Math.log(1 + (documents - containing + 0.5) / (containing + 0.5))
 
+/** A relevance in whole thousandths: what answers carry, times 1,000. */
+export const thousandths = (n: number) => Math.round(n * 1000)
+
 /** A relevance as answers carry it. */
-export const roundRelevance = (n: number) => Math.round(n * 1000) / 1000
+export const roundRelevance = (n: number) => thousandths(n) / 1000

@@ -14,9 +14,15 @@ export interface PageRequest {
   readonly cursor: string | undefined
 }
 
+/** Results in order, read a page at a time: an array, or a ranking kept in another form. */
+export interface Results<R> {
+  readonly length: number
+  readonly slice: (start: number, end: number) => ReadonlyArray<R>
+}
+
 /** The page of `results` a request asks for, each result rendered; a foreign cursor is a 400. */
 export type Paginate = <R, A>(
-  results: ReadonlyArray<R>,
+  results: Results<R>,
   queryKey: string,
   request: PageRequest,
   render: (result: R) => A

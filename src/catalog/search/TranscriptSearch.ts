@@ -14,8 +14,8 @@ import {
   findParagraphs,
   type ParagraphCorpus,
   type ParagraphSource,
-  type RankedParagraph,
-  rankParagraphs
+  type RankedParagraphs,
+  scoreParagraphs
 } from "./ParagraphRanking.js"
 import { queryTerms } from "./QueryTerms.js"
 import type { Slots } from "./StaticSearchLayout.js"
@@ -28,7 +28,7 @@ export interface TranscriptQuery extends PageRequest {
 
 interface Ranking {
   readonly terms: ReadonlySet<string>
-  readonly ranked: ReadonlyArray<RankedParagraph>
+  readonly ranked: RankedParagraphs
 }
 
 export const makeTranscriptSearch = (
@@ -69,7 +69,7 @@ export const makeTranscriptSearch = (
         }
       }
     }
-    return rankParagraphs(findParagraphs(slotsOf, terms, session), terms, session, corpus, source)
+    return scoreParagraphs(findParagraphs(slotsOf, terms, session), terms, session, corpus, source)
   }
 
   return (query) =>

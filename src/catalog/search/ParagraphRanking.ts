@@ -32,7 +32,7 @@ export const findParagraphs = (
 ): Array<number> => {
   const queried = [...new Set(tokenize(terms.join(" ")))]
   // Document.search merges its fields' ids, each once.
-  return [...new Set(intersectSlots(queried.map(slotsOf), candidateLimit(session)))]
+  return intersectSlots(queried.map(slotsOf), candidateLimit(session))
 }
 
 /** What ranking reads of the whole transcript index. */
@@ -55,7 +55,11 @@ export interface ParagraphTerms {
 export interface ParagraphSource {
   readonly locate: (id: number) => ParagraphLocation | undefined
   readonly sessionOf: (slug: string) => number | undefined
-  /** The paragraph with id `id` and its counts of `terms`, or undefined when the snapshot has none there. */
+  /**
+   * The paragraph with id `id` and its counts of `terms`, or undefined when the snapshot has none
+   * there. Ranking reads the answer before it asks again, so a source may answer every call in the
+   * same object.
+   */
   readonly terms: (
     id: number,
     location: ParagraphLocation,

@@ -53,6 +53,8 @@ export const makeTranscriptSearch = (
     slotsOf ??= paragraphSlots(catalog.indexes.paragraphs)
     // The terms' numbers, looked up once a record is read (its terms are numbered then).
     const termIds = new Array<number | undefined>(terms.length)
+    // One answer object for every candidate: ranking reads it before asking for the next.
+    const counted = { length: 0, counts: new Uint32Array(terms.length) }
     const source: ParagraphSource = {
       locate,
       sessionOf: (slug) => sessionOfSlug.get(slug),
@@ -63,10 +65,9 @@ export const makeTranscriptSearch = (
         )
           return undefined
         for (let t = 0; t < terms.length; t++) termIds[t] ??= paragraphTerms.termId(terms[t] as string)
-        return {
-          length: statistics.paragraphTerms[id] ?? statistics.averageTerms,
-          counts: paragraphTerms.counts(id, termIds)
-        }
+        counted.length = statistics.paragraphTerms[id] ?? statistics.averageTerms
+        paragraphTerms.counts(id, termIds, counted.counts)
+        return counted
       }
     }
     return scoreParagraphs(findParagraphs(slotsOf, terms, session), terms, session, corpus, source)

@@ -15,8 +15,11 @@ export interface ParagraphTerms {
   readonly filled: (id: number) => boolean
   /** Fills the terms of the paragraphs from `firstId` on, one text each. */
   readonly fill: (firstId: number, texts: ReadonlyArray<string>) => void
-  /** How many of paragraph `id`'s terms are each of the terms numbered `termIds` (none for an unknown term). */
-  readonly counts: (id: number, termIds: ReadonlyArray<number | undefined>) => Uint32Array
+  /**
+   * How many of paragraph `id`'s terms are each of the terms numbered `termIds` (none for an unknown
+   * term), written into `into` when given (ranking reuses one array for all its candidates).
+   */
+  readonly counts: (id: number, termIds: ReadonlyArray<number | undefined>, into?: Uint32Array) => Uint32Array
 }
 
 /** Bits of a packed entry that hold the term's count in its paragraph; the rest hold its number. */
@@ -87,11 +90,12 @@ export const makeParagraphTerms = (lengths: ReadonlyArray<number>): ParagraphTer
         isFilled[id] = 1
       })
     },
-    counts: (id, termIds) => {
-      const counts = new Uint32Array(termIds.length)
+    counts: (id, termIds, into) => {
+      const counts = into ?? new Uint32Array(termIds.length)
       const first = starts[id] ?? 0
       const last = first + (distinct[id] ?? 0)
       for (let t = 0; t < termIds.length; t++) {
+        counts[t] = 0
         const term = termIds[t]
         if (term === undefined) continue
         // Frequent words have the smallest numbers (numbered as first met): galloping from the

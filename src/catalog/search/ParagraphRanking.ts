@@ -31,7 +31,9 @@ export const findParagraphs = (
   session: number | undefined
 ): Array<number> => {
   const queried = [...new Set(tokenize(terms.join(" ")))]
-  // Document.search merges its fields' ids, each once.
+  // Document.search merges its fields' ids, each once. The walk meets each id once already: a
+  // paragraph is in a term's slots once (FlexSearch adds a paragraph's term once), and with several
+  // terms an id is taken only when its count reaches their number.
   return intersectSlots(queried.map(slotsOf), candidateLimit(session))
 }
 

@@ -50,6 +50,65 @@ const nextWalk = () => {
   return ++walk
 }
 
+/**
+ * The ids of one term as a bit set (a bit per id: 28 KB for the corpus' 222,436 paragraphs, in the
+ * fastest cache), so that the walk can pass over the postings of frequent words that the rarest word
+ * does not share without touching `seen` (a read and a write in a 900 KB array each). On the corpus
+ * bench's queries the walk was half of a query's time; the ids it finds and their order are the same,
+ * since an id is found only when every term, the rarest among them, has met it.
+ */
+let member = new Uint32Array(0)
+
+const setMembers = (slots: Slots) => {
+  for (const ids of slots) {
+    if (ids === null || ids === undefined) continue
+    for (let z = 0; z < ids.length; z++) {
+      const id = ids[z] as number
+      const word = id >>> 5
+      if (word >= member.length) {
+        const larger = new Uint32Array(Math.max(word + 1, member.length * 2, 1024))
+        larger.set(member)
+        member = larger
+      }
+      member[word] = (member[word] as number) | (1 << (id & 31))
+    }
+  }
+}
+
+const clearMembers = (slots: Slots) => {
+  for (const ids of slots) {
+    if (ids === null || ids === undefined) continue
+    for (let z = 0; z < ids.length; z++) member[(ids[z] as number) >>> 5] = 0
+  }
+}
+
+const postingsOf = (slots: Slots) => {
+  let count = 0
+  for (const ids of slots) count += ids?.length ?? 0
+  return count
+}
+
+/**
+ * The slots of the term with the fewest postings, set in `member`, when the others have many more
+ * (setting and clearing its bits reads its postings twice); undefined when filtering would not pay.
+ */
+const rarestTerm = (present: ReadonlyArray<Slots>): Slots | undefined => {
+  let rarest: Slots | undefined
+  let fewest = Number.POSITIVE_INFINITY
+  let most = 0
+  for (const slots of present) {
+    const postings = postingsOf(slots)
+    if (postings < fewest) {
+      fewest = postings
+      rarest = slots
+    }
+    most = Math.max(most, postings)
+  }
+  if (rarest === undefined || fewest * 4 > most) return undefined
+  setMembers(rarest)
+  return rarest
+}
+
 /** The first `limit` ids of one term's slots, in slot order. */
 const firstIds = (slots: Slots, limit: number): Array<number> => {
   const ids: Array<number> = []
@@ -84,12 +143,15 @@ export const intersectSlots = (lists: ReadonlyArray<Slots | undefined>, limit: n
   const current = counted ? nextWalk() : 0
   const stamp = (current << countBits) >>> 0
   const counts = new Map<number, number>()
-  for (let y = 0; y < resolution; y++) {
+  const rarest = rarestTerm(present)
+  slots: for (let y = 0; y < resolution; y++) {
     for (let x = 0; x < terms; x++) {
       const ids = (present[x] as Slots)[y]
       if (ids === null || ids === undefined) continue
       for (let z = 0; z < ids.length; z++) {
         const id = ids[z] as number
+        // Only the rarest term's ids can be found: the others are passed over without a count.
+        if (rarest !== undefined && ((member[id >>> 5] ?? 0) & (1 << (id & 31))) === 0) continue
         let before: number
         if (counted) {
           if (id >= seen.length) grow(id)
@@ -102,10 +164,11 @@ export const intersectSlots = (lists: ReadonlyArray<Slots | undefined>, limit: n
         }
         if (before === terms - 1) {
           found.push(id)
-          if (found.length === limit) return found
+          if (found.length === limit) break slots
         }
       }
     }
   }
+  if (rarest !== undefined) clearMembers(rarest)
   return found
 }

@@ -20,10 +20,15 @@ let walk = 0
 const countBits = 8
 const countMask = (1 << countBits) - 1
 
+/** A copy of `array` with room for index `largest`, at least twice as long. */
+const enlarged = (array: Uint32Array, largest: number) => {
+  const larger = new Uint32Array(Math.max(largest + 1, array.length * 2, 1024))
+  larger.set(array)
+  return larger
+}
+
 const grow = (largestId: number) => {
-  const larger = new Uint32Array(Math.max(largestId + 1, seen.length * 2, 1024))
-  larger.set(seen)
-  seen = larger
+  seen = enlarged(seen, largestId)
 }
 
 /**
@@ -65,11 +70,7 @@ const setMembers = (slots: Slots) => {
     for (let z = 0; z < ids.length; z++) {
       const id = ids[z] as number
       const word = id >>> 5
-      if (word >= member.length) {
-        const larger = new Uint32Array(Math.max(word + 1, member.length * 2, 1024))
-        larger.set(member)
-        member = larger
-      }
+      if (word >= member.length) member = enlarged(member, word)
       member[word] = (member[word] as number) | (1 << (id & 31))
     }
   }
@@ -89,10 +90,11 @@ const postingsOf = (slots: Slots) => {
 }
 
 /**
- * The slots of the term with the fewest postings, set in `member`, when the others have many more
- * (setting and clearing its bits reads its postings twice); undefined when filtering would not pay.
+ * Sets the ids of the term with the fewest postings in `member` and answers its slots, when the
+ * others have many more (setting and clearing its bits reads its postings twice); undefined, with
+ * nothing set, when filtering would not pay.
  */
-const rarestTerm = (present: ReadonlyArray<Slots>): Slots | undefined => {
+const markRarestTerm = (present: ReadonlyArray<Slots>): Slots | undefined => {
   let rarest: Slots | undefined
   let fewest = Number.POSITIVE_INFINITY
   let most = 0
@@ -143,7 +145,7 @@ export const intersectSlots = (lists: ReadonlyArray<Slots | undefined>, limit: n
   const current = counted ? nextWalk() : 0
   const stamp = (current << countBits) >>> 0
   const counts = new Map<number, number>()
-  const rarest = rarestTerm(present)
+  const rarest = markRarestTerm(present)
   slots: for (let y = 0; y < resolution; y++) {
     for (let x = 0; x < terms; x++) {
       const ids = (present[x] as Slots)[y]

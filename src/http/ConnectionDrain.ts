@@ -6,7 +6,10 @@
 //    on connections kept alive as usual (a balancer that reuses its connections opens few new ones,
 //    and a new connection waiting in the kernel's queue when the listener closes is reset).
 // 2. After the drain delay (SIGTERM only; see NodeServer.ts) the listener closes: new connections are
-//    refused, which a balancer retries elsewhere for any method, since nothing was sent.
+//    refused, which a balancer retries elsewhere for any method, since nothing was sent. It closes
+//    just after node has accepted what the kernel queued: a queued connection is reset when the
+//    listener closes, after its client sent a request on it. (One completed in the instant between
+//    is still reset: only a balancer that stops sending first, by polling readiness, avoids that.)
 // 3. Connections finish what they received. The next answer on each closes it (`Connection: close`,
 //    unless another request already waits on it); a connection with nothing in flight is closed
 //    once it has been idle for `idleMs`. Closing an idle keep-alive connection races with a client
@@ -107,8 +110,6 @@ export const makeConnectionDrain = (server: Http.Server): ConnectionDrain => {
       closing = true
       for (const state of connections.values()) closeAfter(state.latest)
       const deadline = Date.now() + graceMs
-      // The net server's own close: http's would destroy "idle" connections at once (see above).
-      Net.Server.prototype.close.call(server)
       const sweep = () => {
         const now = Date.now()
         for (const [socket, state] of connections) {
@@ -126,7 +127,15 @@ export const makeConnectionDrain = (server: Http.Server): ConnectionDrain => {
         // Swept after the poll phase, so that requests already in the socket have been read.
         setTimeout(() => setImmediate(sweep), pollMs)
       }
-      setImmediate(sweep)
+      // The listener closes right after a poll phase has accepted every connection the kernel had
+      // completed: closing it resets those still queued, after their clients have sent a request
+      // (which a balancer does not resend when it is a POST). Closed from a timer, as the drain delay
+      // ends, it would reset all that arrived since the last poll, which on a busy instance is many.
+      setImmediate(() => {
+        // The net server's own close: http's would destroy "idle" connections at once (see above).
+        Net.Server.prototype.close.call(server)
+        sweep()
+      })
     })
 
   return { track, draining: () => draining, startDraining, close }

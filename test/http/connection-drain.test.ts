@@ -1,8 +1,10 @@
 // The drain on a plain node server: a request begun before draining (when nothing is counted per
 // request) is still awaited and answered, told to close its connection; a connection idle when
-// draining begins is closed once idle for `idleMs`; requests begun while draining are counted too.
+// draining begins is closed once idle for `idleMs`; requests begun while draining are counted too;
+// a connection the kernel completed before the listener closed is accepted and answered, not reset.
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import { Worker } from "node:worker_threads"
 import { describe, expect, it } from "@effect/vitest"
 import { makeConnectionDrain } from "../../src/http/ConnectionDrain.js"
 
@@ -77,5 +79,35 @@ describe("ConnectionDrain", () => {
     expect(Date.now() - started).toBeLessThan(350)
     expect(await slow).toBe("cut")
     agent.destroy()
+  })
+
+  it("answers a request whose connection was still in the kernel's queue when closing began", async () => {
+    const { drain, port } = await startServer()
+    // The client is a thread of its own, so that it connects and sends while this one is blocked.
+    const sent = new Int32Array(new SharedArrayBuffer(4))
+    const client = new Worker(
+      `const { workerData, parentPort } = require("node:worker_threads")
+       const socket = require("node:net").connect(workerData.port, "127.0.0.1")
+       let received = ""
+       socket.on("connect", () =>
+         socket.write("GET /fast HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n", () => {
+           Atomics.store(workerData.sent, 0, 1)
+           Atomics.notify(workerData.sent, 0)
+         }))
+       socket.on("data", (chunk) => { received += chunk })
+       socket.on("close", () => parentPort.postMessage(received.split("\\r\\n")[0]))
+       socket.on("error", (error) => parentPort.postMessage(error.code))`,
+      { eval: true, workerData: { port, sent } }
+    )
+    const answer = new Promise((resolve) => client.once("message", resolve))
+    // Closing begins from a timer, as the drain delay's end does, with the connection accepted by the
+    // kernel but not yet by node: this thread waits until the request has been sent on it.
+    const closed = new Promise<void>((resolve) =>
+      setTimeout(() => void drain.close(5_000, 50).then(resolve), 0)
+    )
+    expect(Atomics.wait(sent, 0, 0, 10_000)).toBe("ok")
+    expect(await answer).toBe("HTTP/1.1 200 OK")
+    await closed
+    await client.terminate()
   })
 })

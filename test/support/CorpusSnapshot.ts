@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join, relative, resolve } from "node:path"
 import * as Effect from "effect/Effect"
 import { type BuildSummary, buildCatalog } from "../../build/BuildCatalog.js"
+import { isRunning } from "../../src/foundation/Database/EmbeddedPostgres.js"
 import { corpusDirectory } from "./Corpus.js"
 
 const root = resolve(import.meta.dirname, "../..")
@@ -54,19 +55,37 @@ export interface CorpusSnapshot {
   readonly reused: boolean
 }
 
+/** The pid of another live process building the snapshot of `key`, if there is one. */
+const otherBuilder = (key: string): number | undefined => {
+  if (!existsSync(cacheFolder)) return undefined
+  const prefix = `${key}.partial-`
+  return readdirSync(cacheFolder)
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => Number(name.slice(prefix.length)))
+    .find((pid) => Number.isInteger(pid) && pid !== process.pid && isRunning(pid))
+}
+
 /**
  * The snapshot of changelog-master.xml: the kept one when its inputs are unchanged, else built now
  * (into a folder of its own, moved into place only once complete, so a run stopped mid-build
  * leaves nothing that looks finished), replacing any kept for other inputs.
  */
 const locate: Effect.Effect<CorpusSnapshot> = Effect.gen(function* () {
-  const folder = join(cacheFolder, inputsKey())
+  const key = inputsKey()
+  const folder = join(cacheFolder, key)
   const summaryFile = join(folder, "summary.json")
   const out = join(folder, "snapshot")
-  if (process.env.TEST_CORPUS_REBUILD !== "1" && existsSync(summaryFile)) {
-    const summary = JSON.parse(readFileSync(summaryFile, "utf8")) as BuildSummary
-    return { out, summary, reused: true }
+  const kept = () =>
+    process.env.TEST_CORPUS_REBUILD !== "1" && existsSync(summaryFile)
+      ? { out, summary: JSON.parse(readFileSync(summaryFile, "utf8")) as BuildSummary, reused: true }
+      : undefined
+  // Another process building the same snapshot (.ci/run's head start, prepare-corpus.ts) is waited
+  // for, not raced: its partial folder names its pid.
+  while (kept() === undefined && process.env.TEST_CORPUS_REBUILD !== "1" && otherBuilder(key) !== undefined) {
+    yield* Effect.sleep("1 second")
   }
+  const found = kept()
+  if (found !== undefined) return found
   rmSync(cacheFolder, { recursive: true, force: true })
   const partial = `${folder}.partial-${process.pid}`
   mkdirSync(partial, { recursive: true })

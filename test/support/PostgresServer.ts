@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
+import { isRunning } from "../../src/foundation/Database/EmbeddedPostgres.js"
 import { freePort } from "./FreePort.js"
 
 const hasServerBinaries = (folder: string) =>
@@ -121,17 +122,6 @@ export const destroyPostgresServer = (pgCtl: string, dir: string): void => {
   rmSync(dir, { recursive: true, force: true })
 }
 
-/** Whether the process `pid` is gone (a run that ended without its teardown: it was killed). */
-const processGone = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return false
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === "ESRCH"
-  }
-}
-
 /**
  * The paths of the entries of `folder` named `<prefix><pid>-…` for a process that is gone: what a run
  * killed before its teardown left (the test runs name their folders so).
@@ -140,7 +130,7 @@ export const abandonedEntries = (folder: string, prefix: string): Array<string> 
   (existsSync(folder) ? readdirSync(folder) : []).flatMap((name) => {
     if (!name.startsWith(prefix)) return []
     const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1])
-    return Number.isInteger(pid) && pid !== process.pid && processGone(pid) ? [join(folder, name)] : []
+    return Number.isInteger(pid) && pid !== process.pid && !isRunning(pid) ? [join(folder, name)] : []
   })
 
 /** Stops and deletes the clusters a killed run left under `folder` (named `<prefix><pid>-…`). */

@@ -1,8 +1,9 @@
 // The corpus snapshot the suite's corpus test needs, built ahead (CorpusSnapshot.ts keeps it under
-// .tmp/ for every run whose inputs are the same): .ci/run starts this beside the type-check and the
-// lint, which leave a core free, so the suite does not spend its first minute and a half on it. The
-// build is the one the test itself would run, from the same module; without the corpus it says why
-// and does nothing (the test then skips with that reason).
+// .tmp/ for every run whose inputs are the same): .ci/run starts this at a lower priority as its checks
+// begin, so that the build takes what the checks and the first suite leave of the cores instead of
+// a minute and a half inside the suite; the corpus test waits for it rather than building it again.
+// The build is the one the test itself would run, from the same module; without the corpus it says
+// why and does nothing (the test then skips with that reason).
 import * as Effect from "effect/Effect"
 import { corpusUnavailable } from "./Corpus.js"
 import { corpusSnapshot } from "./CorpusSnapshot.js"

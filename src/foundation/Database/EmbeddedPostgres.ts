@@ -24,7 +24,8 @@ export interface EmbeddedPostgres {
   readonly port: number
 }
 
-const isRunning = (pid: number): boolean => {
+/** Whether the process `pid` exists (also when it belongs to another user). */
+export const isRunning = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return true

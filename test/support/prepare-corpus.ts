@@ -1,6 +1,7 @@
 // The corpus snapshot the suite's corpus test needs, built ahead (CorpusSnapshot.ts keeps it under
-// .tmp/ for every run whose inputs are the same): .ci/run starts this as its checks begin, so that the
-// build overlaps them and the first suite's start instead of taking a minute and a half inside it; the corpus test waits for it rather than building it again.
+// .tmp/ for every run whose inputs are the same): .ci/run starts this as its checks begin, so that
+// the build overlaps them and the first suite's start instead of taking a minute and a half inside
+// it; the corpus test waits for it rather than building it again.
 // The build is the one the test itself would run, from the same module; without the corpus it says
 // why and does nothing (the test then skips with that reason).
 import * as Effect from "effect/Effect"

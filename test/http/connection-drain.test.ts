@@ -1,7 +1,8 @@
 // The drain on a plain node server: a request begun before draining (when nothing is counted per
 // request) is still awaited and answered, told to close its connection; a connection idle when
 // draining begins is closed once idle for `idleMs`; requests begun while draining are counted too;
-// a connection the kernel completed before the listener closed is accepted and answered, not reset.
+// a connection the kernel completed before the listener closed is accepted and answered, not reset,
+// also when it arrived while the event loop was busy answering after closing began.
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { Worker } from "node:worker_threads"
@@ -24,13 +25,48 @@ const get = (agent: Http.Agent, port: number, path: string) =>
     }).on("error", reject)
   })
 
+/** Paths whose handler runs the given function synchronously before answering. */
+const blocks = new Map<string, () => void>()
+
+/**
+ * A client on a thread of its own, so that it connects and sends while this one is blocked. `script`
+ * runs with `connectAndSend(path, flag, onAnswer)`: a new connection sends `GET path`, sets
+ * `flags[flag]` once the request is written, and calls `onAnswer` with the status line or the error's
+ * code. The thread's first message is the answer.
+ */
+const clientThread = (port: number, flags: Int32Array, script: string) => {
+  const client = new Worker(`${connectAndSend}\n${script}`, { eval: true, workerData: { port, flags } })
+  const answer = new Promise<unknown>((resolve) => client.once("message", resolve))
+  return { client, answer }
+}
+
+const connectAndSend = `
+  const { workerData, parentPort } = require("node:worker_threads")
+  const connectAndSend = (path, flag, onAnswer) => {
+    const socket = require("node:net").connect(workerData.port, "127.0.0.1")
+    let received = ""
+    socket.on("connect", () =>
+      socket.write("GET " + path + " HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n", () => {
+        Atomics.store(workerData.flags, flag, 1)
+        Atomics.notify(workerData.flags, flag)
+      }))
+    socket.on("data", (chunk) => { received += chunk })
+    socket.on("close", () => onAnswer(received.split("\\r\\n")[0]))
+    socket.on("error", (error) => onAnswer(error.code))
+  }`
+
 const startServer = async () => {
   const server = Http.createServer()
   const drain = makeConnectionDrain(server)
   server.on("request", (request: Http.IncomingMessage, response: Http.ServerResponse) => {
     drain.track(request, response)
     const delay = request.url === "/slow" ? 400 : 0
-    setTimeout(() => response.end("done"), delay)
+    const block = blocks.get(request.url ?? "")
+    if (block !== undefined) {
+      // Holds this thread, as a long request does, until `block` returns.
+      block()
+      response.end("done")
+    } else setTimeout(() => response.end("done"), delay)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   return { server, drain, port: (server.address() as AddressInfo).port }
@@ -83,23 +119,12 @@ describe("ConnectionDrain", () => {
 
   it("answers a request whose connection was still in the kernel's queue when closing began", async () => {
     const { drain, port } = await startServer()
-    // The client is a thread of its own, so that it connects and sends while this one is blocked.
     const sent = new Int32Array(new SharedArrayBuffer(4))
-    const client = new Worker(
-      `const { workerData, parentPort } = require("node:worker_threads")
-       const socket = require("node:net").connect(workerData.port, "127.0.0.1")
-       let received = ""
-       socket.on("connect", () =>
-         socket.write("GET /fast HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n", () => {
-           Atomics.store(workerData.sent, 0, 1)
-           Atomics.notify(workerData.sent, 0)
-         }))
-       socket.on("data", (chunk) => { received += chunk })
-       socket.on("close", () => parentPort.postMessage(received.split("\\r\\n")[0]))
-       socket.on("error", (error) => parentPort.postMessage(error.code))`,
-      { eval: true, workerData: { port, sent } }
+    const { client, answer } = clientThread(
+      port,
+      sent,
+      "connectAndSend('/fast', 0, (line) => parentPort.postMessage(line))"
     )
-    const answer = new Promise((resolve) => client.once("message", resolve))
     // Closing begins from a timer, as the drain delay's end does, with the connection accepted by the
     // kernel but not yet by node: this thread waits until the request has been sent on it.
     const closed = new Promise<void>((resolve) =>
@@ -107,6 +132,32 @@ describe("ConnectionDrain", () => {
     )
     expect(Atomics.wait(sent, 0, 0, 10_000)).toBe("ok")
     expect(await answer).toBe("HTTP/1.1 200 OK")
+    await closed
+    await client.terminate()
+  })
+
+  it("answers a request whose connection the kernel completed while an answer held the thread, closing begun", async () => {
+    const { drain, port } = await startServer()
+    const flags = new Int32Array(new SharedArrayBuffer(8))
+    // The first connection's request holds this thread: closing begins in its handler (in the event
+    // loop's poll phase), and a second connection is completed by the kernel and sent on meanwhile.
+    const { client, answer } = clientThread(
+      port,
+      flags,
+      `const lines = []
+       const report = (line) => { lines.push(line); if (lines.length === 2) parentPort.postMessage(lines) }
+       connectAndSend("/hold", 0, report)
+       parentPort.once("message", () => connectAndSend("/fast", 1, report))`
+    )
+    let closed: Promise<void> | undefined
+    let secondSent: string | undefined
+    blocks.set("/hold", () => {
+      closed = drain.close(5_000, 50)
+      client.postMessage("connect")
+      secondSent = Atomics.wait(flags, 1, 0, 10_000)
+    })
+    expect(await answer).toEqual(["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"])
+    expect(secondSent).toBe("ok")
     await closed
     await client.terminate()
   })

@@ -11,10 +11,12 @@ import { openSnapshot } from "@podcast-platform/snapshot-reader"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import type { BuildSummary } from "../../build/BuildCatalog.js"
 import { loadSnapshot } from "../../src/catalog/Catalog.js"
 import { maxSearchResults } from "../../src/catalog/CatalogLimits.js"
-import type { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
+import { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
+import { pageJson } from "../../src/catalog/http/PageJson.js"
 import { makeSearch } from "../../src/catalog/Search.js"
 import { tokenize } from "../../src/catalog/SearchOptions.js"
 import { bm25, inverseFrequency, roundRelevance } from "../../src/catalog/search/Bm25.js"
@@ -259,6 +261,14 @@ describeNeeding(corpusUnavailable)("the Changelog corpus", () => {
               `${q} ${session ?? ""}`
             ).toEqual(expected.slice(0, 50).map((hit) => [hit.slug, hit.paragraphIndex, hit.relevance]))
             expect(page.right.nextCursor === null, q).toBe(expected.length <= 50)
+            // REST writes the pages as JSON.stringify of their classes (PageJson.ts): the same JSON
+            // as the schema's encoding on the corpus' records too.
+            const hits = new TranscriptHitPage({ ...page.right, schemaVersion: "1" }, true)
+            expect(pageJson(hits), q).toBe(JSON.stringify(Schema.encodeSync(TranscriptHitPage)(hits)))
+            const episodePage = search.episodes({ q, session, limit: 50, cursor: undefined })
+            if (episodePage._tag !== "Right") throw new Error(`${q}: ${episodePage.left.message}`)
+            const episodes = new EpisodePage({ ...episodePage.right, schemaVersion: "1" }, true)
+            expect(pageJson(episodes), q).toBe(JSON.stringify(Schema.encodeSync(EpisodePage)(episodes)))
             compared++
           }
           console.info(`transcript search against its reference on the corpus: ${compared} queries`)

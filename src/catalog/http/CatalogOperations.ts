@@ -1,7 +1,7 @@
 // The catalog's GET operations as prepared responses: one implementation of the contract that the
 // HttpApi handlers, the batch endpoint and the node fast path all answer from (routed by
 // CatalogRouteTable.ts). Details come straight from the snapshot's bytes; lists and searches are
-// encoded with their Schema classes and cached.
+// built as their Schema classes, written as JSON (PageJson.ts) and cached.
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -21,6 +21,7 @@ import { EpisodePage, Health, HealthSnapshot, TranscriptHitPage } from "../domai
 import { getOrComputeRight, makeLruCache } from "../LruCache.js"
 import { Search, type SearchService } from "../Search.js"
 import type { EpisodeListParams, TranscriptSearchParams } from "./CatalogApi.js"
+import { pageJson } from "./PageJson.js"
 
 export type EpisodeListQuery = typeof EpisodeListParams.Type
 export type TranscriptSearchQuery = typeof TranscriptSearchParams.Type
@@ -87,10 +88,9 @@ export const makeCatalogOperations = (
           }),
           (page) =>
             prepareJson(
-              encodeJson(
-                EpisodePage,
+              pageJson(
                 // Built from records validated at load: constructing the page checked each of them
-                // again (a tenth of an uncached episode search's CPU); encoding runs the schema over it.
+                // again (a tenth of an uncached episode search's CPU).
                 new EpisodePage({ data: page.data, nextCursor: page.nextCursor, schemaVersion: "1" }, true)
               ),
               cacheControl.collection
@@ -109,9 +109,8 @@ export const makeCatalogOperations = (
         }),
         (page) =>
           prepareJson(
-            encodeJson(
-              TranscriptHitPage,
-              // As the episode page: hits built from validated records, encoded through the schema.
+            pageJson(
+              // As the episode page: hits built from validated records.
               new TranscriptHitPage(
                 { data: page.data, nextCursor: page.nextCursor, schemaVersion: "1" },
                 true

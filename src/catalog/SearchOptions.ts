@@ -62,36 +62,6 @@ export const tokenize = (text: string): Array<string> => {
   return terms
 }
 
-const nonAscii = /[\u0080-\uffff]/
-const isAsciiWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)
-
-/**
- * How many words of `text` fold to `term`: the same count as `tokenize(text).filter(t => t === term)`
- * without tokenising the whole text. Ranking counts a few terms in hundreds of paragraphs per query,
- * so it finds the term's stem with `indexOf` and folds only the words found there. Texts with
- * non-ASCII characters (whose folding changes lengths) take the general path.
- */
-export const countTerm = (text: string, lowerText: string, term: string): number => {
-  if (nonAscii.test(term) || nonAscii.test(text)) {
-    let count = 0
-    for (const word of tokenize(text)) if (word === term) count++
-    return count
-  }
-  // Every word folding to `term` starts with this: "stories" and "story" both start with "stor".
-  const root = term.length > 3 && term.endsWith("y") ? term.slice(0, -1) : term
-  let count = 0
-  let at = lowerText.indexOf(root)
-  while (at !== -1) {
-    if (at === 0 || !isAsciiWordChar(lowerText.charCodeAt(at - 1))) {
-      let end = at + root.length
-      while (end < lowerText.length && isAsciiWordChar(lowerText.charCodeAt(end))) end++
-      if (end - at >= 2 && stem(lowerText.slice(at, end)) === term) count++
-    }
-    at = lowerText.indexOf(root, at + 1)
-  }
-  return count
-}
-
 /** A word of `text` with its position, for highlighting: `[start, end)` in UTF-16 code units. */
 export interface WordSpan {
   readonly term: string

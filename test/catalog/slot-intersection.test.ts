@@ -194,7 +194,10 @@ describe("ranked paragraphs", () => {
           const ranked = scoreParagraphs(found, terms, session, corpus, {
             locate,
             sessionOf: (slug) => sessions[slug],
-            terms: (id) => candidates[id] as { counts: ArrayLike<number>; length: number }
+            terms: (id) =>
+              locate(id) === undefined
+                ? undefined
+                : (candidates[id] as { counts: ArrayLike<number>; length: number })
           })
           // The reference: objects pushed in the order found, then Array.prototype.sort (stable).
           const idf = terms.map((term) => inverseFrequency(corpus.paragraphs, corpus.documentFrequency(term)))

@@ -223,6 +223,7 @@ export const makeTranscriptSearch = (
       locate,
       sessionOf: (slug) => sessionOf.get(slug),
       terms: (id) => {
+        if (locate(id) === undefined) return undefined
         const length = lengths.get(id)
         if (length === undefined) missingLengths.add(id)
         return { length: length ?? m.averageTerms, counts: counts.map((byId) => byId.get(id) ?? 0) }

@@ -58,14 +58,18 @@ export const makeTranscriptSearch = (
     const source: ParagraphSource = {
       locate,
       sessionOf: (slug) => sessionOfSlug.get(slug),
-      terms: (id, { slug, paragraphIndex }) => {
-        if (
-          !paragraphTerms.filled(id) &&
-          catalog.transcriptRecord(slug)?.paragraphs[paragraphIndex] === undefined
-        )
-          return undefined
+      terms: (id) => {
+        if (!paragraphTerms.filled(id)) {
+          // Reading the transcript's record fills its paragraphs' terms.
+          const location = locate(id)
+          if (
+            location === undefined ||
+            catalog.transcriptRecord(location.slug)?.paragraphs[location.paragraphIndex] === undefined
+          )
+            return undefined
+        }
         for (let t = 0; t < terms.length; t++) termIds[t] ??= paragraphTerms.termId(terms[t] as string)
-        counted.length = statistics.paragraphTerms[id] ?? statistics.averageTerms
+        counted.length = paragraphTerms.length(id)
         paragraphTerms.counts(id, termIds, counted.counts)
         return counted
       }

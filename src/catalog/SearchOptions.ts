@@ -7,7 +7,6 @@ import type { Episode } from "./domain/Episode.js"
 import type { Slots } from "./search/StaticSearchLayout.js"
 
 const combiningMarks = /\p{M}+/gu
-const asciiOnly = /^[\x20-\x7e]*$/
 
 /** Harman's "S" stemmer on a lowercase word. */
 const stem = (w: string): string => {
@@ -19,15 +18,13 @@ const stem = (w: string): string => {
   return w
 }
 
-const fold = (word: string, ascii: boolean) =>
-  stem(ascii ? word.toLowerCase() : word.normalize("NFKD").replace(combiningMarks, "").toLowerCase())
-
 /**
- * Folds one word to its search form: lowercase, no diacritics, then Harman's "S" stemmer, a weak
- * English plural rule (`keepers` → `keeper`, `stories` → `story`, `houses` → `house`) chosen because
+ * Folds one word (`ascii` when all its characters are) to its search form: lowercase, no
+ * diacritics, then Harman's "S" stemmer, a weak English plural rule (`keepers` → `keeper`, `stories` → `story`, `houses` → `house`) chosen because
  * it never merges unrelated words; it does not relate irregular pairs such as `lens` and `lenses`.
  */
-export const foldWord = (word: string): string => fold(word, asciiOnly.test(word))
+const fold = (word: string, ascii: boolean) =>
+  stem(ascii ? word.toLowerCase() : word.normalize("NFKD").replace(combiningMarks, "").toLowerCase())
 
 const letterOrDigit = /[\p{L}\p{N}]/u
 
@@ -69,24 +66,82 @@ export interface WordSpan {
   readonly end: number
 }
 
-const wordPattern = /[\p{L}\p{N}]+/gu
-
 /**
- * The words of `text` whose term `keep` accepts, with their positions: a snippet keeps the few
- * that match a query, and a span object for every word of a long paragraph was a tenth of what an
- * uncached transcript search allocated.
+ * Calls `word` with the bounds of each word of `text`: runs of Unicode letters and digits, by code
+ * point (what `/[\p{L}\p{N}]+/gu` matches), in UTF-16 code units, and whether the word is ASCII.
  */
-export const wordSpansWhere = (text: string, keep: (term: string) => boolean): Array<WordSpan> => {
-  const spans: Array<WordSpan> = []
-  for (const match of text.matchAll(wordPattern)) {
-    if (match[0].length < 2) continue
-    const term = foldWord(match[0])
-    if (keep(term)) spans.push({ term, start: match.index, end: match.index + match[0].length })
+const eachWord = (text: string, word: (start: number, end: number, ascii: boolean) => void) => {
+  const length = text.length
+  let start = -1
+  let ascii = true
+  for (let i = 0; i < length; ) {
+    const c = text.charCodeAt(i)
+    let width = 1
+    let isWordChar: boolean
+    if (c < 128) isWordChar = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)
+    else {
+      // A surrogate pair is one code point; a lone surrogate is no letter.
+      width = (text.codePointAt(i) as number) > 0xffff ? 2 : 1
+      isWordChar = letterOrDigit.test(text.slice(i, i + width))
+    }
+    if (isWordChar) {
+      if (start < 0) {
+        start = i
+        ascii = true
+      }
+      if (c >= 128) ascii = false
+    } else if (start >= 0) {
+      word(start, i, ascii)
+      start = -1
+    }
+    i += width
   }
+  if (start >= 0) word(start, length, ascii)
+}
+
+/** The words of `text` (of two or more code units) with their terms and positions. */
+export const wordSpans = (text: string): Array<WordSpan> => {
+  const spans: Array<WordSpan> = []
+  eachWord(text, (start, end, ascii) => {
+    if (end - start >= 2) spans.push({ term: fold(text.slice(start, end), ascii), start, end })
+  })
   return spans
 }
 
-export const wordSpans = (text: string): Array<WordSpan> => wordSpansWhere(text, () => true)
+/**
+ * The words of `text` whose term is one of `terms`, with their positions: a snippet keeps the few
+ * that match a query. Folding every word of a long paragraph to compare it was most of a hit's
+ * snippet, so an ASCII word is folded only when it could fold to one of the terms: folding keeps its
+ * first letter (lowercased) and takes at most two letters off its end (`ties` → `ty`). A span object
+ * for every word was a tenth of what an uncached transcript search allocated.
+ */
+export const wordSpansOf = (text: string, terms: ReadonlySet<string>): Array<WordSpan> => {
+  const spans: Array<WordSpan> = []
+  const firstLetters = new Set<number>()
+  let shortest = Number.POSITIVE_INFINITY
+  let longest = 0
+  for (const term of terms) {
+    firstLetters.add(term.charCodeAt(0))
+    shortest = Math.min(shortest, term.length)
+    longest = Math.max(longest, term.length)
+  }
+  eachWord(text, (start, end, ascii) => {
+    const length = end - start
+    if (length < 2) return
+    if (ascii) {
+      const first = text.charCodeAt(start)
+      if (
+        length < shortest ||
+        length - 2 > longest ||
+        !firstLetters.has(first >= 65 && first <= 90 ? first + 32 : first)
+      )
+        return
+    }
+    const term = fold(text.slice(start, end), ascii)
+    if (terms.has(term)) spans.push({ term, start, end })
+  })
+  return spans
+}
 
 /** Episode fields that are searched, with the weight a match in each carries in `relevance`. */
 export const episodeFieldWeights = {

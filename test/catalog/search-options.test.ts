@@ -2,7 +2,7 @@
 // search agreeing with reading every word.
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { foldWord, tokenize } from "../../src/catalog/SearchOptions.js"
+import { tokenize, wordSpans, wordSpansOf } from "../../src/catalog/SearchOptions.js"
 import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
 import { countTerms, termFrequency } from "../../src/catalog/search/TermCounts.js"
 
@@ -17,9 +17,82 @@ describe("the tokeniser", () => {
       "lait",
       "42"
     ])
-    expect(foldWord("Houses")).toBe("house")
-    expect(foldWord("glass")).toBe("glass")
-    expect(foldWord("status")).toBe("status")
+    expect(tokenize("Houses glass status")).toEqual(["house", "glass", "status"])
+  })
+})
+
+describe("the words of a text", () => {
+  // Letters and digits of every kind the scanner tells apart: ASCII, Latin with precomposed and
+  // combining accents, other scripts, astral letters (a surrogate pair), astral symbols, lone
+  // surrogates, letter-like numbers, and separators.
+  const piece = fc.constantFrom(
+    "a",
+    "Z",
+    "9",
+    "é",
+    "e\u0301",
+    "ß",
+    "ø",
+    "Ⅻ",
+    "١٢",
+    "東京",
+    "ǅ",
+    "𝐀",
+    "😀",
+    "\uD800",
+    "\uDC00",
+    " ",
+    "-",
+    "’",
+    "'",
+    ".",
+    "ties",
+    "Stories",
+    "glass",
+    "Houses",
+    "Café",
+    "maps",
+    "MAP",
+    "x",
+    "status"
+  )
+  const text = fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join(""))
+  // The definition the scanner implements: Unicode letters and digits by code point.
+  const wordPattern = /[\p{L}\p{N}]+/gu
+
+  it("are the runs of Unicode letters and digits, of two code units or more", () => {
+    fc.assert(
+      fc.property(text, (sample) => {
+        const expected = [...sample.matchAll(wordPattern)]
+          .filter((match) => match[0].length >= 2)
+          .map((match) => [match.index, match.index + match[0].length])
+        expect(wordSpans(sample).map((span) => [span.start, span.end])).toEqual(expected)
+        // Their terms are the tokeniser's (which reads astral letters as no letters: it indexes code units).
+        for (const span of wordSpans(sample)) {
+          const word = sample.slice(span.start, span.end)
+          if (!/[\uD800-\uDFFF]/.test(word)) expect([span.term]).toEqual(tokenize(word))
+        }
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("matching a query's terms are those of all the words with one of those terms", () => {
+    const terms = fc.array(
+      fc.constantFrom("ty", "story", "glass", "house", "cafe", "map", "x", "ǆ", "ß", "e"),
+      {
+        maxLength: 4
+      }
+    )
+    fc.assert(
+      fc.property(text, terms, fc.boolean(), (sample, picked, fromText) => {
+        // Half the time the terms are the text's own, so that most words match.
+        const own = fromText ? wordSpans(sample).map((span) => span.term) : []
+        const wanted = new Set([...picked, ...own.slice(0, 3)])
+        expect(wordSpansOf(sample, wanted)).toEqual(wordSpans(sample).filter((span) => wanted.has(span.term)))
+      }),
+      { numRuns: 500 }
+    )
   })
 })
 

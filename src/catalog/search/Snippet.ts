@@ -1,6 +1,6 @@
 // The snippet of a search hit: a window of the text around a match, cut at spaces, with the offsets
 // of the matched words in it for highlighting.
-import { wordSpansWhere } from "../SearchOptions.js"
+import { wordSpansOf } from "../SearchOptions.js"
 
 const snippetLength = 280
 /** Characters shown before the match the window is placed at. */
@@ -39,6 +39,6 @@ export const snippetAround = (text: string, matches: ReadonlyArray<TextSpan>, an
 
 /** A window of the paragraph around its first match, with the matched words' offsets in it. */
 export const snippetOf = (text: string, terms: ReadonlySet<string>) => {
-  const matches = wordSpansWhere(text, (term) => terms.has(term))
+  const matches = wordSpansOf(text, terms)
   return snippetAround(text, matches, matches[0]?.start ?? 0)
 }

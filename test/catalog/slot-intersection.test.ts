@@ -11,8 +11,12 @@ import { bm25, inverseFrequency, roundRelevance } from "../../src/catalog/search
 import { mergedIds } from "../../src/catalog/search/Candidates.js"
 import { candidateLimit, findParagraphs, scoreParagraphs } from "../../src/catalog/search/ParagraphRanking.js"
 import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
-import { intersectSlots } from "../../src/catalog/search/SlotIntersection.js"
-import { headSlots } from "../../src/catalog/search/StaticSearchLayout.js"
+import {
+  intersectByTables,
+  intersectSlots,
+  makeSlotTables
+} from "../../src/catalog/search/SlotIntersection.js"
+import { headSlots, type Slots } from "../../src/catalog/search/StaticSearchLayout.js"
 import { makeParagraphTerms } from "../../src/catalog/snapshot/ParagraphTerms.js"
 
 const frequent = ["the", "and", "you", "that", "know"]
@@ -73,6 +77,51 @@ describe("the slot walk", () => {
       ),
       { numRuns: 60 }
     )
+  })
+
+  it("read from the slot tables of frequent terms, finds what FlexSearch's own search finds, in its order", () => {
+    // Tables for every term, answering whenever the rarest term is rarer at all, so that most queries
+    // of two or more words take the table path; the service's thresholds only choose when it pays.
+    let answered = 0
+    fc.assert(
+      fc.property(
+        fc.array(paragraph, { minLength: 100, maxLength: 400 }),
+        fc.array(query, { minLength: 1, maxLength: 20 }),
+        fc.constantFrom(1, 3, 10, candidateLimit(undefined)),
+        (texts, queries, limit) => {
+          const index = indexOf(texts)
+          const slotsOf = paragraphSlots(index)
+          const tables = makeSlotTables(1, 1)
+          for (const q of queries) {
+            const terms = [...new Set(tokenize(searchTerms(q).join(" ")))]
+            const lists = terms.map(slotsOf)
+            const expected = mergedIds(index.search(terms.join(" "), { limit }))
+            expect(intersectSlots(lists, limit, tables), q).toEqual(expected)
+            if (lists.length < 2 || lists.some((slots) => slots === undefined)) continue
+            const fromTables = intersectByTables(lists as ReadonlyArray<Slots>, limit, tables)
+            if (fromTables === undefined) continue
+            answered++
+            expect(fromTables, q).toEqual(expected)
+          }
+        }
+      ),
+      { numRuns: 60 }
+    )
+    // The table path was put to the test, not passed over every time (about 250 times a run).
+    expect(answered).toBeGreaterThan(100)
+  })
+
+  it("takes the tables only for terms that have them, and only when the rarest term is rarer by the ratio", () => {
+    const texts = Array.from({ length: 400 }, (_, id) => (id % 50 === 0 ? "the zebra" : "the and"))
+    const slotsOf = paragraphSlots(indexOf(texts))
+    const lists = ["the", "zebra"].map(slotsOf) as ReadonlyArray<Slots>
+    const expected = Array.from({ length: 8 }, (_, i) => i * 50)
+    // "the" lists 400 paragraphs, "zebra" 8.
+    expect(intersectByTables(lists, 1000, makeSlotTables(400))).toEqual(expected)
+    expect(intersectByTables(lists, 3, makeSlotTables(400))).toEqual(expected.slice(0, 3))
+    expect(intersectByTables(lists, 1000, makeSlotTables(401))).toBeUndefined()
+    expect(intersectByTables(lists, 1000, makeSlotTables(1, 51))).toBeUndefined()
+    expect(intersectByTables(lists, 1000, makeSlotTables(1, 50))).toEqual(expected)
   })
 
   it("over the terms' heads (their first slots), when it fills the limit, finds what the whole walk finds", () => {

@@ -8,7 +8,7 @@ import { maxSearchResults } from "../CatalogLimits.js"
 import { tokenize } from "../SearchOptions.js"
 import { bm25, inverseFrequency, thousandths } from "./Bm25.js"
 import type { ParagraphLocation } from "./ParagraphLocator.js"
-import { intersectSlots } from "./SlotIntersection.js"
+import { intersectSlots, type SlotTables } from "./SlotIntersection.js"
 import type { Slots } from "./StaticSearchLayout.js"
 
 /** A ranked paragraph: where it is and its relevance. */
@@ -23,18 +23,20 @@ export const candidateLimit = (session: number | undefined) =>
 /**
  * The paragraphs that hold every term, as FlexSearch's `search` of the terms' text answers: that text
  * tokenised again (FlexSearch's encoder is `tokenize`), each term once, its slots read from `slotsOf`
- * (the index's map entry of the term, undefined when no paragraph has it).
+ * (the index's map entry of the term, undefined when no paragraph has it), with the slot tables of
+ * its frequent terms when given (SlotIntersection.ts).
  */
 export const findParagraphs = (
   slotsOf: (term: string) => Slots | undefined,
   terms: ReadonlyArray<string>,
-  session: number | undefined
+  session: number | undefined,
+  tables?: SlotTables
 ): Array<number> => {
   const queried = [...new Set(tokenize(terms.join(" ")))]
   // Document.search merges its fields' ids, each once. The walk meets each id once already: a
   // paragraph is in a term's slots once (FlexSearch adds a paragraph's term once), and with several
   // terms an id is taken only when its count reaches their number.
-  return intersectSlots(queried.map(slotsOf), candidateLimit(session))
+  return intersectSlots(queried.map(slotsOf), candidateLimit(session), tables)
 }
 
 /** What ranking reads of the whole transcript index. */

@@ -111,6 +111,129 @@ const markRarestTerm = (present: ReadonlyArray<Slots>): Slots | undefined => {
   return rarest
 }
 
+/**
+ * Which slot of a frequent term lists each id, for the walk to skip: where the rarest term of a query
+ * has far fewer postings than every other, reading the others' slots of each of its ids costs a few
+ * reads an id, where the walk passes over every posting of the others (100,000 for "the" on the
+ * corpus, most of a query's walk). Built for a term the first time such a query names it, and kept:
+ * half a byte an id (111 KB a term on the corpus), and only for the terms listing at least
+ * `minimumPostings` ids.
+ */
+export interface SlotTables {
+  /** The table of `slots` (the slot + 1 of each id, 0 where it has none), or undefined when it has none. */
+  readonly tableOf: (slots: Slots) => Uint8Array | undefined
+  /** How many times more postings than the rarest term's every other term must have for the tables to answer. */
+  readonly rarerBy: number
+}
+
+/** Slots a table can tell apart: a nibble holds slot + 1. */
+const maximumTableSlots = 15
+
+export const makeSlotTables = (minimumPostings: number, rarerBy = 8): SlotTables => {
+  // By the index's own slots object: the service's index keeps one per term.
+  const tables = new WeakMap<Slots, Uint8Array | null>()
+  const build = (slots: Slots): Uint8Array | null => {
+    if (slots.length > maximumTableSlots || postingsOf(slots) < minimumPostings) return null
+    let largest = 0
+    for (const ids of slots) {
+      if (ids === null || ids === undefined) continue
+      // The walk meets a slot's ids in their order; the tables answer them in ascending order.
+      for (let z = 1; z < ids.length; z++) if ((ids[z] as number) <= (ids[z - 1] as number)) return null
+      if (ids.length > 0) largest = Math.max(largest, ids[ids.length - 1] as number)
+    }
+    const table = new Uint8Array((largest >>> 1) + 1)
+    slots.forEach((ids, y) => {
+      if (ids === null || ids === undefined) return
+      for (let z = 0; z < ids.length; z++) {
+        const id = ids[z] as number
+        table[id >>> 1] = (table[id >>> 1] as number) | ((y + 1) << ((id & 1) << 2))
+      }
+    })
+    return table
+  }
+  return {
+    rarerBy,
+    tableOf: (slots) => {
+      let table = tables.get(slots)
+      if (table === undefined) {
+        table = build(slots)
+        tables.set(slots, table)
+      }
+      return table ?? undefined
+    }
+  }
+}
+
+/** The most postings of a rarest term the tables answer for (their keys are sorted). */
+const tableLimit = 8192
+/** The sort keys of the table path: (slot, term, id) as one number. */
+const tableKeys = new Float64Array(tableLimit)
+const idRange = 2 ** 32
+
+/**
+ * The walk's answer read from the slot tables of every term but the rarest, or undefined where that
+ * does not pay or the tables cannot tell (a term without one, ids out of order). An id is found when
+ * the last of its terms meets it: at the latest of its slots in every term, and within that slot at
+ * the last term (in query order) that lists it there; among the ids found at one slot and term, in
+ * the order that term's slot lists them, ascending.
+ */
+export const intersectByTables = (
+  present: ReadonlyArray<Slots>,
+  limit: number,
+  tables: SlotTables
+): Array<number> | undefined => {
+  const terms = present.length
+  let rarest = 0
+  let fewest = Number.POSITIVE_INFINITY
+  const postings = present.map(postingsOf)
+  postings.forEach((count, x) => {
+    if (count < fewest) {
+      fewest = count
+      rarest = x
+    }
+  })
+  if (fewest > tableLimit) return undefined
+  const others: Array<Uint8Array | undefined> = []
+  for (let x = 0; x < terms; x++) {
+    if (x === rarest) {
+      others.push(undefined)
+      continue
+    }
+    if ((postings[x] as number) < fewest * tables.rarerBy) return undefined
+    const table = tables.tableOf(present[x] as Slots)
+    if (table === undefined) return undefined
+    others.push(table)
+  }
+  const rarestSlots = present[rarest] as Slots
+  let count = 0
+  for (let y = 0; y < rarestSlots.length; y++) {
+    const ids = rarestSlots[y]
+    if (ids === null || ids === undefined) continue
+    for (let z = 0; z < ids.length; z++) {
+      const id = ids[z] as number
+      if (z > 0 && id <= (ids[z - 1] as number)) return undefined
+      let lastSlot = y
+      let lastTerm = rarest
+      let found = true
+      for (let x = 0; x < terms && found; x++) {
+        const table = others[x]
+        if (table === undefined) continue
+        const slot = (((table[id >>> 1] ?? 0) >>> ((id & 1) << 2)) & 15) - 1
+        if (slot < 0) found = false
+        else if (slot > lastSlot || (slot === lastSlot && x > lastTerm)) {
+          lastSlot = slot
+          lastTerm = x
+        }
+      }
+      if (found) tableKeys[count++] = (lastSlot * terms + lastTerm) * idRange + id
+    }
+  }
+  const order = tableKeys.subarray(0, count).sort()
+  const answer: Array<number> = []
+  for (let i = 0; i < Math.min(count, limit); i++) answer.push((order[i] as number) % idRange)
+  return answer
+}
+
 /** The first `limit` ids of one term's slots, in slot order. */
 const firstIds = (slots: Slots, limit: number): Array<number> => {
   const ids: Array<number> = []
@@ -124,9 +247,14 @@ const firstIds = (slots: Slots, limit: number): Array<number> => {
 
 /**
  * The ids found by every term's slots (`lists`, in the query's order, each term once), as FlexSearch
- * orders them, at most `limit`; none when a term has no slots.
+ * orders them, at most `limit`; none when a term has no slots. With `tables`, from the slot tables of
+ * frequent terms where they answer (the same ids in the same order: test/catalog/slot-intersection.test.ts).
  */
-export const intersectSlots = (lists: ReadonlyArray<Slots | undefined>, limit: number): Array<number> => {
+export const intersectSlots = (
+  lists: ReadonlyArray<Slots | undefined>,
+  limit: number,
+  tables?: SlotTables
+): Array<number> => {
   if (lists.length === 0) return []
   const present: Array<Slots> = []
   for (const slots of lists) {
@@ -134,6 +262,10 @@ export const intersectSlots = (lists: ReadonlyArray<Slots | undefined>, limit: n
     present.push(slots)
   }
   if (present.length === 1) return firstIds(present[0] as Slots, limit)
+  if (tables !== undefined) {
+    const answer = intersectByTables(present, limit, tables)
+    if (answer !== undefined) return answer
+  }
 
   const terms = present.length
   const resolution = Math.max(...present.map((slots) => slots.length))

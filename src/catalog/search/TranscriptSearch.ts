@@ -18,6 +18,7 @@ import {
   scoreParagraphs
 } from "./ParagraphRanking.js"
 import { queryTerms } from "./QueryTerms.js"
+import { makeSlotTables } from "./SlotIntersection.js"
 import type { Slots } from "./StaticSearchLayout.js"
 import { makeTranscriptHitRenderer } from "./TranscriptHitRenderer.js"
 
@@ -47,6 +48,8 @@ export const makeTranscriptSearch = (
     averageTerms: statistics.averageTerms,
     documentFrequency: (term) => statistics.documentFrequency[term]
   }
+  // Tables of the terms in more than one paragraph in 16: about 90 terms on the corpus, 10 MB.
+  const tables = makeSlotTables(Math.ceil(statistics.paragraphs / 16))
   // The transcript index is imported at the first search (SearchIndexes.ts).
   let slotsOf: ((term: string) => Slots | undefined) | undefined
   const rank = (terms: ReadonlyArray<string>, session: number | undefined) => {
@@ -74,7 +77,7 @@ export const makeTranscriptSearch = (
         return counted
       }
     }
-    return scoreParagraphs(findParagraphs(slotsOf, terms, session), terms, session, corpus, source)
+    return scoreParagraphs(findParagraphs(slotsOf, terms, session, tables), terms, session, corpus, source)
   }
 
   return (query) =>

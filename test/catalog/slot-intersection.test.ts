@@ -198,6 +198,33 @@ describe("numbered paragraph terms", () => {
     )
   })
 
+  it("count each query term from the count tables of the terms tabled as from their entries", () => {
+    fc.assert(
+      fc.property(
+        fc.array(paragraph, { minLength: 1, maxLength: 50 }),
+        query,
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        (texts, q, seed) => {
+          const lengths = texts.map((text) => tokenize(text).length)
+          // Some terms tabled, by a hash of their text and the run's seed.
+          const tabled = (term: string) =>
+            [...term].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, seed) % 2 === 0
+          const plain = makeParagraphTerms(lengths)
+          const withTables = makeParagraphTerms(lengths, tabled)
+          plain.fill(0, texts)
+          withTables.fill(0, texts)
+          const queried = searchTerms(q)
+          texts.forEach((_, id) => {
+            expect([...withTables.counts(id, queried.map(withTables.termId))]).toEqual([
+              ...plain.counts(id, queried.map(plain.termId))
+            ])
+          })
+        }
+      ),
+      { numRuns: 100 }
+    )
+  })
+
   it("count a word said more often in one paragraph than a packed entry's count holds", () => {
     const texts = [`${"the ".repeat(300)}rust ${"you ".repeat(255)}and`, "the rust"]
     const terms = makeParagraphTerms(texts.map((text) => tokenize(text).length))
@@ -205,6 +232,17 @@ describe("numbered paragraph terms", () => {
     const ids = ["the", "rust", "you", "and", "absent"].map(terms.termId)
     expect([...terms.counts(0, ids)]).toEqual([300, 1, 255, 1, 0])
     expect([...terms.counts(1, ids)]).toEqual([1, 1, 0, 0, 0])
+    // Every term tabled: counts past what a table holds (15) come from the entries.
+    const texts2 = [...texts, `${"so ".repeat(15)}${"we ".repeat(14)}`]
+    const tabled = makeParagraphTerms(
+      texts2.map((text) => tokenize(text).length),
+      () => true
+    )
+    tabled.fill(0, texts2)
+    const ids2 = ["the", "rust", "you", "and", "so", "we", "absent"].map(tabled.termId)
+    expect([...tabled.counts(0, ids2)]).toEqual([300, 1, 255, 1, 0, 0, 0])
+    expect([...tabled.counts(1, ids2)]).toEqual([1, 1, 0, 0, 0, 0, 0])
+    expect([...tabled.counts(2, ids2)]).toEqual([0, 0, 0, 0, 15, 14, 0])
   })
 
   it("refuse a paragraph whose terms the statistics counted otherwise", () => {

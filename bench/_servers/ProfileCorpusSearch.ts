@@ -94,7 +94,7 @@ const pass = (): Array<Timed> => {
         JSON.stringify(encodeTranscripts(new TranscriptHitPage({ ...page.right, schemaVersion: "1" })))
       )
     const transcriptEncoding = since(t)
-    const episodeCandidates = findEpisodes(catalog.indexes.episodes, terms, catalog.episodes.length).size
+    const episodeCandidates = findEpisodes(catalog.indexes.episodes, terms, catalog.episodes.length).length
     t = performance.now()
     const episodePage = search.episodes({ q, session: undefined, limit: 10, cursor: undefined })
     const episodes = since(t)

@@ -1,8 +1,9 @@
-// The shared tokeniser's folding rules, and a term's frequency in counted text found by binary
-// search agreeing with reading every word.
+// The shared tokeniser's folding rules, a term's frequency in counted text found by binary search
+// agreeing with reading every word, and the candidates every word finds agreeing with sets of them.
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { tokenize, wordSpans, wordSpansOf } from "../../src/catalog/SearchOptions.js"
+import { candidatesOfEvery, type FieldResults, mergedIds } from "../../src/catalog/search/Candidates.js"
 import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
 import { countTerms, termFrequency } from "../../src/catalog/search/TermCounts.js"
 
@@ -121,5 +122,44 @@ describe("a term's frequency in counted text", () => {
       }),
       { numRuns: 300 }
     )
+  })
+})
+
+describe("the candidates every word finds", () => {
+  // What candidatesOfEvery answered with sets: each word's ids merged over its fields, intersected,
+  // in the order the first word found them.
+  const bySets = (results: ReadonlyArray<FieldResults>): Array<number> => {
+    let candidates: Set<number> | undefined
+    for (const fields of results) {
+      const found = new Set(mergedIds(fields))
+      candidates = candidates === undefined ? found : new Set([...candidates].filter((id) => found.has(id)))
+    }
+    return [...(candidates ?? [])]
+  }
+  const fieldResults = fc.array(
+    fc.record({ result: fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 30 }) }),
+    { maxLength: 3 }
+  )
+
+  it("are the ids every word finds in some field, in the first word's order, as sets found them", () => {
+    fc.assert(
+      fc.property(fc.array(fieldResults, { maxLength: 4 }), (results) => {
+        const terms = results.map((_, t) => `w${t}`)
+        const found = candidatesOfEvery(terms, (term) => results[Number(term.slice(1))] ?? [])
+        expect(found).toEqual(bySets(results))
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("are not disturbed by the queries before, nor by ids larger than any met before", () => {
+    expect(
+      candidatesOfEvery(["a", "b"], (term) => (term === "a" ? [{ result: [3, 1, 2] }] : [{ result: [2, 3] }]))
+    ).toEqual([3, 2])
+    expect(candidatesOfEvery(["a"], () => [{ result: [5000, 1] }, { result: [1, 7] }])).toEqual([5000, 1, 7])
+    expect(
+      candidatesOfEvery(["a", "b"], (term) => (term === "a" ? [{ result: [1, 2] }] : [{ result: [9] }]))
+    ).toEqual([])
+    expect(candidatesOfEvery([], () => [{ result: [1] }])).toEqual([])
   })
 })

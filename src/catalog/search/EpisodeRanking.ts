@@ -27,7 +27,7 @@ export const findEpisodes = (
   index: EpisodeIndex,
   terms: ReadonlyArray<string>,
   episodes: number
-): ReadonlySet<number> => candidatesOfEvery(terms, (term) => index.search(term, { limit: episodes }))
+): ReadonlyArray<number> => candidatesOfEvery(terms, (term) => index.search(term, { limit: episodes }))
 
 /** What ranking reads of the episodes; fields by their position in `episodeFields`. */
 export interface EpisodeSource {

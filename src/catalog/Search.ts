@@ -14,6 +14,7 @@ import { makeCursorCodec } from "./Cursor.js"
 import type { TranscriptHit } from "./domain/Collections.js"
 import type { Episode } from "./domain/Episode.js"
 import { type DocHit, makeDocsSearch } from "./search/DocsSearch.js"
+import type { RankedEpisode } from "./search/EpisodeRanking.js"
 import { type EpisodeQuery, makeEpisodeSearch } from "./search/EpisodeSearch.js"
 import { makePaginate, type Page } from "./search/Paginate.js"
 import { makeTranscriptSearch, type TranscriptQuery } from "./search/TranscriptSearch.js"
@@ -27,6 +28,8 @@ export type { TranscriptQuery } from "./search/TranscriptSearch.js"
 export interface SearchService {
   /** Newest first without `q`; by relevance with it. */
   readonly episodes: (query: EpisodeQuery) => Either.Either<Page<Episode>, BadRequest>
+  /** The same page as ranked episodes (each by its index in the catalog's list), for writers of bytes. */
+  readonly rankedEpisodes: (query: EpisodeQuery) => Either.Either<Page<RankedEpisode>, BadRequest>
   readonly transcripts: (query: TranscriptQuery) => Either.Either<Page<TranscriptHit>, BadRequest>
   readonly docs: (q: string, limit: number) => Either.Either<ReadonlyArray<DocHit>, BadRequest>
 }
@@ -36,8 +39,10 @@ export class Search extends Context.Tag("Search")<Search, SearchService>() {}
 /** The searches over a loaded snapshot, with cursors signed by `cursorSecret`. */
 export const makeSearch = (catalog: CatalogService, cursorSecret: string): SearchService => {
   const paginate = makePaginate(makeCursorCodec(catalog.manifest.id, cursorSecret))
+  const episodes = makeEpisodeSearch(catalog, paginate)
   return {
-    episodes: makeEpisodeSearch(catalog, paginate),
+    episodes: episodes.episodes,
+    rankedEpisodes: episodes.ranked,
     transcripts: makeTranscriptSearch(catalog, paginate),
     docs: makeDocsSearch(catalog)
   }

@@ -1,17 +1,21 @@
-// REST writes list and search pages as JSON.stringify of their Schema classes (PageJson.ts) instead
-// of encoding them through the schema first: over the demo snapshot, every page of the episode list
-// (whole and by session), of episode searches for every word of the show's titles and descriptions,
-// and of transcript searches for words and pairs of words from every transcript, with and without a
-// session, is the same JSON both ways, byte for byte.
+// REST writes transcript pages as JSON.stringify of their Schema classes (PageJson.ts) and episode
+// pages from each episode's JSON prepared once (EpisodePageBytes.ts), instead of encoding them
+// through the schema first: over the demo snapshot, every page of the episode list (whole and by
+// session), of episode searches for every word of the show's titles and descriptions, and of
+// transcript searches for words and pairs of words from every transcript, with and without a
+// session, is the same JSON every way, byte for byte.
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { loadSnapshot } from "../../src/catalog/Catalog.js"
 import { EpisodePage, TranscriptHitPage } from "../../src/catalog/domain/Collections.js"
+import { makeEpisodePageBytes } from "../../src/catalog/http/EpisodePageBytes.js"
 import { pageJson } from "../../src/catalog/http/PageJson.js"
 import { makeSearch } from "../../src/catalog/Search.js"
 import { tokenize } from "../../src/catalog/SearchOptions.js"
+import type { RankedEpisode } from "../../src/catalog/search/EpisodeRanking.js"
+import { renderEpisode } from "../../src/catalog/search/EpisodeSearch.js"
 import type { Page } from "../../src/catalog/search/Paginate.js"
 import { buildContentSnapshot, contentOrigin } from "../support/ContentTestServer.js"
 
@@ -44,9 +48,16 @@ describe("page JSON", () => {
             cursor = page.right.nextCursor ?? undefined
           } while (cursor !== undefined)
         }
-        const compareEpisodes = (page: Page<EpisodePage["data"][number]>) => {
-          const classed = new EpisodePage({ ...page, schemaVersion: "1" }, true)
-          expect(pageJson(classed)).toBe(JSON.stringify(encodeEpisodes(classed)))
+        const render = renderEpisode(catalog.episodes)
+        const episodeBytes = makeEpisodePageBytes(catalog.episodes, render)
+        const compareEpisodes = (ranked: Page<RankedEpisode>) => {
+          const classed = new EpisodePage(
+            { ...ranked, data: ranked.data.map(render), schemaVersion: "1" },
+            true
+          )
+          const encoded = JSON.stringify(encodeEpisodes(classed))
+          expect(pageJson(classed)).toBe(encoded)
+          expect(episodeBytes(ranked).toString("utf8")).toBe(encoded)
         }
         const compareHits = (page: Page<TranscriptHitPage["data"][number]>) => {
           const classed = new TranscriptHitPage({ ...page, schemaVersion: "1" }, true)
@@ -57,9 +68,23 @@ describe("page JSON", () => {
           catalog.episodes.flatMap((episode) => tokenize(`${episode.title} ${episode.description}`))
         )
         for (const session of sessions) {
-          everyPage((cursor) => search.episodes({ q: undefined, session, limit: 5, cursor }), compareEpisodes)
+          everyPage(
+            (cursor) => search.rankedEpisodes({ q: undefined, session, limit: 5, cursor }),
+            compareEpisodes
+          )
           for (const word of episodeWords)
-            everyPage((cursor) => search.episodes({ q: word, session, limit: 5, cursor }), compareEpisodes)
+            everyPage(
+              (cursor) => search.rankedEpisodes({ q: word, session, limit: 5, cursor }),
+              compareEpisodes
+            )
+          // What the other surfaces read: the same pages as records.
+          for (const q of [undefined, ...[...episodeWords].slice(0, 20)]) {
+            const asked = { q, session, limit: 5, cursor: undefined }
+            const ranked = search.rankedEpisodes(asked)
+            expect(search.episodes(asked)).toEqual(
+              Either.map(ranked, (page) => ({ ...page, data: page.data.map(render) }))
+            )
+          }
         }
         const transcriptWords = catalog.episodes.flatMap((episode) =>
           (catalog.transcriptRecord(episode.slug)?.paragraphs ?? []).flatMap((paragraph, i) =>

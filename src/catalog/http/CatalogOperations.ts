@@ -1,7 +1,8 @@
 // The catalog's GET operations as prepared responses: one implementation of the contract that the
 // HttpApi handlers, the batch endpoint and the node fast path all answer from (routed by
 // CatalogRouteTable.ts). Details come straight from the snapshot's bytes; lists and searches are
-// built as their Schema classes, written as JSON (PageJson.ts) and cached.
+// written as JSON (episode pages from each episode's JSON prepared once, EpisodePageBytes.ts; transcript
+// pages as their Schema classes, PageJson.ts) and cached.
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -17,10 +18,12 @@ import {
   transcriptNotFound
 } from "../Catalog.js"
 import { pageSizeBounds } from "../CatalogLimits.js"
-import { EpisodePage, Health, HealthSnapshot, TranscriptHitPage } from "../domain/Collections.js"
+import { Health, HealthSnapshot, TranscriptHitPage } from "../domain/Collections.js"
 import { getOrComputeRight, makeLruCache } from "../LruCache.js"
 import { Search, type SearchService } from "../Search.js"
+import { renderEpisode } from "../search/EpisodeSearch.js"
 import type { EpisodeListParams, TranscriptSearchParams } from "./CatalogApi.js"
+import { makeEpisodePageBytes } from "./EpisodePageBytes.js"
 import { pageJson } from "./PageJson.js"
 
 export type EpisodeListQuery = typeof EpisodeListParams.Type
@@ -58,6 +61,7 @@ export const makeCatalogOperations = (
   search: SearchService
 ): CatalogOperationsService => {
   const cached = makeResponseCache(2000)
+  const episodePageBytes = makeEpisodePageBytes(catalog.episodes, renderEpisode(catalog.episodes))
 
   const health = prepareJson(
     encodeJson(
@@ -80,21 +84,13 @@ export const makeCatalogOperations = (
       `episodes ${JSON.stringify([query.q?.trim() ?? "", query.session, query.limit, query.cursor])}`,
       () =>
         Either.map(
-          search.episodes({
+          search.rankedEpisodes({
             q: query.q,
             session: query.session,
             limit: query.limit ?? defaultLimit,
             cursor: query.cursor
           }),
-          (page) =>
-            prepareJson(
-              pageJson(
-                // Built from records validated at load: constructing the page checked each of them
-                // again (a tenth of an uncached episode search's CPU).
-                new EpisodePage({ data: page.data, nextCursor: page.nextCursor, schemaVersion: "1" }, true)
-              ),
-              cacheControl.collection
-            )
+          (page) => prepareJson(episodePageBytes(page), cacheControl.collection)
         )
     )
 

@@ -1,4 +1,5 @@
-// The JSON of a list or search page as REST answers it. Its items are built from records the load
+// The JSON of a transcript search page as REST answers it (an episode page is assembled from each
+// episode's JSON prepared once: EpisodePageBytes.ts, held to this). Its items are built from records the load
 // validated, into Schema classes whose every field encodes to itself (strings, numbers, null, arrays
 // and nested classes of them, in the schema's order): JSON.stringify of the page is then the JSON of
 // its schema encoding, without the encoding's walk over every field of every item, which was a fifth

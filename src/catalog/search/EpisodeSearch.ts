@@ -22,10 +22,23 @@ export interface EpisodeQuery extends PageRequest {
   readonly session: number | undefined
 }
 
-export const makeEpisodeSearch = (
-  catalog: CatalogService,
-  paginate: Paginate
-): ((query: EpisodeQuery) => Either.Either<Page<Episode>, BadRequest>) => {
+/** An episode search's page as ranked episodes (by index), or as the Episode records they render. */
+export interface EpisodeSearch {
+  readonly ranked: (query: EpisodeQuery) => Either.Either<Page<RankedEpisode>, BadRequest>
+  readonly episodes: (query: EpisodeQuery) => Either.Either<Page<Episode>, BadRequest>
+}
+
+/** A ranked episode as its record, with the search fields set (relevance, matched fields). */
+export const renderEpisode =
+  (episodes: ReadonlyArray<Episode>) =>
+  ({ index, relevance, matchedFields }: RankedEpisode): Episode => {
+    const episode = episodes[index] as Episode
+    if (relevance === null && matchedFields.length === 0) return episode
+    // Validation already happened at load; this only sets the search fields.
+    return new Episode({ ...episode, relevance, matchedFields }, true)
+  }
+
+export const makeEpisodeSearch = (catalog: CatalogService, paginate: Paginate): EpisodeSearch => {
   const episodes = catalog.episodes
   const source = countedEpisodeSource(episodeStatistics(episodes), (index) => episodes[index]?.session)
   const rankings = makeLruCache<ReadonlyArray<RankedEpisode>>(500)
@@ -35,7 +48,8 @@ export const makeEpisodeSearch = (
   const rank = (terms: ReadonlyArray<string>, session: number | undefined): ReadonlyArray<RankedEpisode> =>
     rankEpisodes(findEpisodes(catalog.indexes.episodes, terms, episodes.length), terms, session, source)
 
-  return (query) => {
+  const asRanked = (ranked: RankedEpisode) => ranked
+  const rankedPage = (query: EpisodeQuery): Either.Either<Page<RankedEpisode>, BadRequest> => {
     const q = query.q?.trim()
     const session = query.session
     if (q === undefined || q === "") {
@@ -45,16 +59,17 @@ export const makeEpisodeSearch = (
           inSession(session)(index) ? [{ index, relevance: null, matchedFields: [] }] : []
         )
       )
-      return paginate(listed, key, query, ({ index }) => episodes[index] as Episode)
+      return paginate(listed, key, query, asRanked)
     }
     return Either.flatMap(queryTerms(q, "q"), (terms) => {
       const key = `episodes|${[...terms].sort().join(" ")}|${session ?? ""}`
       const ranked = getOrCompute(rankings, key, () => rank(terms, session))
-      return paginate(ranked, key, query, ({ index, relevance, matchedFields }) => {
-        const episode = episodes[index] as Episode
-        // Validation already happened at load; this only sets the search fields.
-        return new Episode({ ...episode, relevance, matchedFields }, true)
-      })
+      return paginate(ranked, key, query, asRanked)
     })
+  }
+  const render = renderEpisode(episodes)
+  return {
+    ranked: rankedPage,
+    episodes: (query) => Either.map(rankedPage(query), (page) => ({ ...page, data: page.data.map(render) }))
   }
 }

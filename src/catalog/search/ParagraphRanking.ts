@@ -69,16 +69,20 @@ export interface ParagraphSource {
 }
 
 /**
- * Ranked paragraphs kept as numbers, best first: their ids and relevances in typed arrays, turned
- * into RankedParagraph objects only for the page asked for. A ranking is kept for the later pages
- * of its query; kept as a thousand small objects, the rankings of uncached queries were most of what
- * the server promoted to the old generation, and the collections that followed (a 165 ms pause on
- * the corpus) were the tail of its latencies.
+ * Ranked paragraphs kept as numbers, best first: their ids and relevances in two arrays of numbers,
+ * turned into RankedParagraph objects only for the page asked for. A ranking is kept for the later
+ * pages of its query; kept as a thousand small objects, the rankings of uncached queries were most
+ * of what the server promoted to the old generation, and the collections that followed (a 165 ms
+ * pause on the corpus) were the tail of its latencies. Plain arrays rather than typed ones: a typed
+ * array's contents are memory outside V8's heap, and V8 starts a full collection whenever 64 MB
+ * more of that has been allocated since the last, freed or not; at 12 KB a query that was a full
+ * collection every few seconds of uncached searches, each with a pause of 10–20 ms and concurrent
+ * marking taking the other core for ~150 ms (bench/HISTORY.md).
  */
 export class RankedParagraphs {
   constructor(
-    private readonly ids: Uint32Array,
-    private readonly relevances: Float64Array,
+    private readonly ids: ReadonlyArray<number>,
+    private readonly relevances: ReadonlyArray<number>,
     private readonly locate: (id: number) => ParagraphLocation | undefined
   ) {}
 
@@ -146,13 +150,13 @@ export const scoreParagraphs = (
     if (count >= maxSearchResults) break
   }
   const order = keys.subarray(0, count).sort()
-  const ids = new Uint32Array(count)
-  const relevances = new Float64Array(count)
+  const ids: Array<number> = []
+  const relevances: Array<number> = []
   for (let i = 0; i < count; i++) {
     const key = order[i] as number
     const position = ((key % positionRange) + positionRange) % positionRange
-    ids[i] = kept[position] as number
-    relevances[i] = (position - key) / positionRange / 1000
+    ids.push(kept[position] as number)
+    relevances.push((position - key) / positionRange / 1000)
   }
   return new RankedParagraphs(ids, relevances, source.locate)
 }

@@ -1,10 +1,10 @@
 // The bytes of an episode list or search page as REST answers it, assembled from each episode's
 // JSON prepared once. A page's JSON (PageJson.ts) is JSON.stringify of Episode records that differ
 // from the catalog's only in their search fields (relevance, matchedFields): stringifying the same
-// records again for every new query, then encoding the text as UTF-8, was about a third of an
-// uncached episode search's CPU on the corpus (bench/HISTORY.md, issue 29). So each episode's JSON
-// is written once, as UTF-8 bytes split around its search fields, and a page is those bytes with
-// the fields' values between them. test/catalog/page-json.test.ts holds the bytes equal to the
+// records again for every new query, then encoding the text as UTF-8, was about a quarter of an
+// uncached episode search's CPU on the corpus, and a third of a cached ranking's next page
+// (bench/HISTORY.md, issue 29). So each episode's JSON is written once, as UTF-8 bytes split around
+// its search fields, and a page is those bytes with the fields' values between them. test/catalog/page-json.test.ts holds the bytes equal to the
 // schema encoding's JSON for every list and search page of the demo snapshot.
 import type { Episode } from "../domain/Episode.js"
 import type { RankedEpisode } from "../search/EpisodeRanking.js"

@@ -1,8 +1,8 @@
 // The catalog's GET operations as prepared responses: one implementation of the contract that the
 // HttpApi handlers, the batch endpoint and the node fast path all answer from (routed by
 // CatalogRouteTable.ts). Details come straight from the snapshot's bytes; lists and searches are
-// written as JSON (episode pages from each episode's JSON prepared once, EpisodePageBytes.ts; transcript
-// pages as their Schema classes, PageJson.ts) and cached.
+// written as JSON (episode pages from each episode's JSON prepared once, EpisodePageBytes.ts;
+// transcript pages as their Schema classes, PageJson.ts) and cached.
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

@@ -74,10 +74,10 @@ export interface ParagraphSource {
  * pages of its query; kept as a thousand small objects, the rankings of uncached queries were most
  * of what the server promoted to the old generation, and the collections that followed (a 165 ms
  * pause on the corpus) were the tail of its latencies. Plain arrays rather than typed ones: a typed
- * array's contents are memory outside V8's heap, and V8 starts a full collection whenever 64 MB
- * more of that has been allocated since the last, freed or not; at 12 KB a query that was a full
- * collection every few seconds of uncached searches, each with a pause of 10–20 ms and concurrent
- * marking taking the other core for ~150 ms (bench/HISTORY.md).
+ * array's contents are memory outside V8's heap, and V8 starts a full collection once 64 MB more of
+ * that has been allocated since the last, even when most of it died young; at 12 KB a query, that
+ * was a full collection every few seconds of uncached searches, each a pause of 10–20 ms after
+ * ~150 ms of marking on the other core (bench/HISTORY.md).
  */
 export class RankedParagraphs {
   constructor(

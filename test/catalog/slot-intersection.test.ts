@@ -6,7 +6,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { maxSearchResults } from "../../src/catalog/CatalogLimits.js"
-import { makeParagraphIndex, paragraphSlots, tokenize } from "../../src/catalog/SearchOptions.js"
+import {
+  makeParagraphIndex,
+  type ParagraphIndex,
+  paragraphSlots,
+  tokenize
+} from "../../src/catalog/SearchOptions.js"
 import { bm25, inverseFrequency, roundRelevance } from "../../src/catalog/search/Bm25.js"
 import { mergedIds } from "../../src/catalog/search/Candidates.js"
 import { candidateLimit, findParagraphs, scoreParagraphs } from "../../src/catalog/search/ParagraphRanking.js"
@@ -54,59 +59,62 @@ const indexOf = (texts: ReadonlyArray<string>) => {
   return index
 }
 
+/**
+ * Indexes of random paragraphs (at least `minParagraphs`), each asked random queries at a limit a
+ * search uses: `checkerOf` is called once an index and answers the check of one query on it.
+ */
+const everyQuery = (
+  minParagraphs: number,
+  checkerOf: (
+    index: ParagraphIndex,
+    slotsOf: ReturnType<typeof paragraphSlots>
+  ) => (q: string, limit: number) => void
+) =>
+  fc.assert(
+    fc.property(
+      fc.array(paragraph, { minLength: minParagraphs, maxLength: 400 }),
+      fc.array(query, { minLength: 1, maxLength: 20 }),
+      fc.constantFrom(1, 3, 10, candidateLimit(undefined)),
+      (texts, queries, limit) => {
+        const index = indexOf(texts)
+        const check = checkerOf(index, paragraphSlots(index))
+        for (const q of queries) check(q, limit)
+      }
+    ),
+    { numRuns: 60 }
+  )
+
 describe("the slot walk", () => {
   it("finds what FlexSearch's own search finds, in its order, up to the limit", () => {
-    fc.assert(
-      fc.property(
-        fc.array(paragraph, { minLength: 1, maxLength: 400 }),
-        fc.array(query, { minLength: 1, maxLength: 20 }),
-        fc.constantFrom(1, 3, 10, candidateLimit(undefined)),
-        (texts, queries, limit) => {
-          const index = indexOf(texts)
-          const slotsOf = paragraphSlots(index)
-          for (const q of queries) {
-            const terms = searchTerms(q)
-            expect(intersectSlots(terms.map(slotsOf), limit), q).toEqual(
-              mergedIds(index.search(terms.join(" "), { limit }))
-            )
-            expect(findParagraphs(slotsOf, terms, undefined), q).toEqual(
-              mergedIds(index.search(terms.join(" "), { limit: candidateLimit(undefined) }))
-            )
-          }
-        }
-      ),
-      { numRuns: 60 }
-    )
+    everyQuery(1, (index, slotsOf) => (q, limit) => {
+      const terms = searchTerms(q)
+      expect(intersectSlots(terms.map(slotsOf), limit), q).toEqual(
+        mergedIds(index.search(terms.join(" "), { limit }))
+      )
+      expect(findParagraphs(slotsOf, terms, undefined), q).toEqual(
+        mergedIds(index.search(terms.join(" "), { limit: candidateLimit(undefined) }))
+      )
+    })
   })
 
   it("read from the slot tables of frequent terms, finds what FlexSearch's own search finds, in its order", () => {
     // Tables for every term, answering whenever the rarest term is rarer at all, so that most queries
     // of two or more words take the table path; the service's thresholds only choose when it pays.
     let answered = 0
-    fc.assert(
-      fc.property(
-        fc.array(paragraph, { minLength: 100, maxLength: 400 }),
-        fc.array(query, { minLength: 1, maxLength: 20 }),
-        fc.constantFrom(1, 3, 10, candidateLimit(undefined)),
-        (texts, queries, limit) => {
-          const index = indexOf(texts)
-          const slotsOf = paragraphSlots(index)
-          const tables = makeSlotTables(1, 1)
-          for (const q of queries) {
-            const terms = [...new Set(tokenize(searchTerms(q).join(" ")))]
-            const lists = terms.map(slotsOf)
-            const expected = mergedIds(index.search(terms.join(" "), { limit }))
-            expect(intersectSlots(lists, limit, tables), q).toEqual(expected)
-            if (lists.length < 2 || lists.some((slots) => slots === undefined)) continue
-            const fromTables = intersectByTables(lists as ReadonlyArray<Slots>, limit, tables)
-            if (fromTables === undefined) continue
-            answered++
-            expect(fromTables, q).toEqual(expected)
-          }
-        }
-      ),
-      { numRuns: 60 }
-    )
+    everyQuery(100, (index, slotsOf) => {
+      const tables = makeSlotTables(1, 1)
+      return (q, limit) => {
+        const terms = [...new Set(tokenize(searchTerms(q).join(" ")))]
+        const lists = terms.map(slotsOf)
+        const expected = mergedIds(index.search(terms.join(" "), { limit }))
+        expect(intersectSlots(lists, limit, tables), q).toEqual(expected)
+        if (lists.length < 2 || lists.some((slots) => slots === undefined)) return
+        const fromTables = intersectByTables(lists as ReadonlyArray<Slots>, limit, tables)
+        if (fromTables === undefined) return
+        answered++
+        expect(fromTables, q).toEqual(expected)
+      }
+    })
     // The table path was put to the test, not passed over every time (about 250 times a run).
     expect(answered).toBeGreaterThan(100)
   })

@@ -38,15 +38,45 @@ export const getOrCompute = <V extends {}>(cache: LruCache<V>, key: string, comp
   return value
 }
 
-/** The value kept under `key`, else `compute`'s result: a success is kept, a failure is not. */
+/**
+ * The value kept under `key`, else `compute`'s result. A success is kept when `admit(key)` says so
+ * (always, by default); a failure never is.
+ */
 export const getOrComputeRight = <V extends {}, E>(
   cache: LruCache<V>,
   key: string,
-  compute: () => Either.Either<V, E>
+  compute: () => Either.Either<V, E>,
+  admit: (key: string) => boolean = () => true
 ): Either.Either<V, E> => {
   const hit = cache.get(key)
   if (hit !== undefined) return Either.right(hit)
   const result = compute()
-  if (Either.isRight(result)) cache.set(key, result.right)
+  if (Either.isRight(result) && admit(key)) cache.set(key, result.right)
   return result
+}
+
+/**
+ * A doorkeeper, as in TinyLFU: `askedBefore(key)` says whether `key` was asked for since its slot
+ * in a fixed table of fingerprints was last taken by another key, and records it either way. A
+ * fingerprint shared by two keys only ever admits one early, and a slot taken by another key only
+ * delays a key's admission to its next asking. The table is one typed array: asking allocates
+ * nothing.
+ */
+export const makeDoorkeeper = (slots: number): ((key: string) => boolean) => {
+  const size = 2 ** Math.ceil(Math.log2(Math.max(slots, 1)))
+  const seen = new Int32Array(size)
+  return (key) => {
+    const print = fingerprint(key)
+    const slot = print & (size - 1)
+    if (seen[slot] === print) return true
+    seen[slot] = print
+    return false
+  }
+}
+
+/** FNV-1a over the key's UTF-16 code units, as a 32-bit integer (what the table holds), never 0. */
+const fingerprint = (key: string): number => {
+  let hash = 0x811c9dc5 | 0
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193)
+  return hash === 0 ? 1 : hash
 }

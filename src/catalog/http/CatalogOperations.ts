@@ -19,7 +19,7 @@ import {
 } from "../Catalog.js"
 import { pageSizeBounds } from "../CatalogLimits.js"
 import { Health, HealthSnapshot, TranscriptHitPage } from "../domain/Collections.js"
-import { getOrComputeRight, makeLruCache } from "../LruCache.js"
+import { getOrComputeRight, makeDoorkeeper, makeLruCache } from "../LruCache.js"
 import { Search, type SearchService } from "../Search.js"
 import { renderEpisode } from "../search/EpisodeSearch.js"
 import type { EpisodeListParams, TranscriptSearchParams } from "./CatalogApi.js"
@@ -46,11 +46,18 @@ export class CatalogOperations extends Context.Tag("CatalogOperations")<
 
 const defaultLimit = pageSizeBounds.default
 
-/** Answers computed per query are kept, so repeats and revalidations cost a lookup. */
+/**
+ * Answers computed per query are kept from their second asking, so repeats and revalidations cost
+ * a lookup. Not from the first: most searches of an archive are asked once, and each answer kept
+ * would outlive the young generation's collections, its bytes (memory outside the heap) with it,
+ * until a full collection; under distinct queries, one every couple of seconds (bench/HISTORY.md,
+ * issue 29). The doorkeeper remembers four times as many queries as the cache keeps answers.
+ */
 const makeResponseCache = (capacity: number) => {
   const responses = makeLruCache<PreparedResponse>(capacity)
+  const askedBefore = makeDoorkeeper(4 * capacity)
   return <E>(key: string, compute: () => Either.Either<PreparedResponse, E>) =>
-    getOrComputeRight(responses, key, compute)
+    getOrComputeRight(responses, key, compute, askedBefore)
 }
 
 const encodeJson = <A, I>(schema: Schema.Schema<A, I>, value: A) =>

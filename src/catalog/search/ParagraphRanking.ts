@@ -74,10 +74,10 @@ export interface ParagraphSource {
  * pages of its query; kept as a thousand small objects, the rankings of uncached queries were most
  * of what the server promoted to the old generation, and the collections that followed (a 165 ms
  * pause on the corpus) were the tail of its latencies. Plain arrays rather than typed ones: a typed
- * array's contents are memory outside V8's heap, and V8 starts a full collection once 64 MB more of
- * that has been allocated since the last, even when most of it died young; at 12 KB a query, that
- * was a full collection every few seconds of uncached searches, each a pause of 10–20 ms after
- * ~150 ms of marking on the other core (bench/HISTORY.md).
+ * array's contents are memory outside V8's heap, which only a full collection frees once the array
+ * has outlived the young generation, as a kept ranking does; V8 starts one whenever 64 MB more of
+ * it is held, and at 12 KB a query that was every few seconds of uncached searches, each a pause
+ * of 10–20 ms after ~150 ms of marking on the other core (bench/HISTORY.md).
  */
 export class RankedParagraphs {
   constructor(

@@ -7,6 +7,7 @@
 // search of many microseconds that follows every miss.
 import * as Either from "effect/Either"
 import { LRUCache } from "lru-cache"
+import { fnv1a } from "./search/StaticSearchLayout.js"
 
 /** A cache of at most a fixed number of values by string key; the least recently used goes first. */
 export type LruCache<V extends {}> = LRUCache<string, V>
@@ -39,14 +40,14 @@ export const getOrCompute = <V extends {}>(cache: LruCache<V>, key: string, comp
 }
 
 /**
- * The value kept under `key`, else `compute`'s result. A success is kept when `admit(key)` says so
- * (always, by default); a failure never is.
+ * The value kept under `key`, else `compute`'s result. A success is kept when `admit(key)` says so;
+ * a failure never is.
  */
 export const getOrComputeRight = <V extends {}, E>(
   cache: LruCache<V>,
   key: string,
   compute: () => Either.Either<V, E>,
-  admit: (key: string) => boolean = () => true
+  admit: (key: string) => boolean
 ): Either.Either<V, E> => {
   const hit = cache.get(key)
   if (hit !== undefined) return Either.right(hit)
@@ -59,8 +60,7 @@ export const getOrComputeRight = <V extends {}, E>(
  * A doorkeeper, as in TinyLFU: `askedBefore(key)` says whether `key` was asked for since its slot
  * in a fixed table of fingerprints was last taken by another key, and records it either way. A
  * fingerprint shared by two keys only ever admits one early, and a slot taken by another key only
- * delays a key's admission to its next asking. The table is one typed array: asking allocates
- * nothing.
+ * delays a key's admission to its next asking. The table is one typed array.
  */
 export const makeDoorkeeper = (slots: number): ((key: string) => boolean) => {
   const size = 2 ** Math.ceil(Math.log2(Math.max(slots, 1)))
@@ -74,9 +74,5 @@ export const makeDoorkeeper = (slots: number): ((key: string) => boolean) => {
   }
 }
 
-/** FNV-1a over the key's UTF-16 code units, as a 32-bit integer (what the table holds), never 0. */
-const fingerprint = (key: string): number => {
-  let hash = 0x811c9dc5 | 0
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193)
-  return hash === 0 ? 1 : hash
-}
+/** The key's FNV-1a (the static search's shard hash) as the table holds it: a 32-bit integer, never 0. */
+const fingerprint = (key: string): number => fnv1a(key) | 0 || 1

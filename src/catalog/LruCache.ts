@@ -40,14 +40,14 @@ export const getOrCompute = <V extends {}>(cache: LruCache<V>, key: string, comp
 }
 
 /**
- * The value kept under `key`, else `compute`'s result. A success is kept when `admit(key)` says so;
- * a failure never is.
+ * The value kept under `key`, else `compute`'s result. A success is kept when `admit(key)` says so
+ * (always, by default); a failure never is.
  */
 export const getOrComputeRight = <V extends {}, E>(
   cache: LruCache<V>,
   key: string,
   compute: () => Either.Either<V, E>,
-  admit: (key: string) => boolean
+  admit: (key: string) => boolean = () => true
 ): Either.Either<V, E> => {
   const hit = cache.get(key)
   if (hit !== undefined) return Either.right(hit)

@@ -7,7 +7,6 @@
 // search of many microseconds that follows every miss.
 import * as Either from "effect/Either"
 import { LRUCache } from "lru-cache"
-import { fnv1a } from "./search/StaticSearchLayout.js"
 
 /** A cache of at most a fixed number of values by string key; the least recently used goes first. */
 export type LruCache<V extends {}> = LRUCache<string, V>
@@ -60,7 +59,8 @@ export const getOrComputeRight = <V extends {}, E>(
  * A doorkeeper, as in TinyLFU: `askedBefore(key)` says whether `key` was asked for since its slot
  * in a fixed table of fingerprints was last taken by another key, and records it either way. A
  * fingerprint shared by two keys only ever admits one early, and a slot taken by another key only
- * delays a key's admission to its next asking. The table is one typed array.
+ * delays a key's admission to its next asking. The table is one typed array: asking allocates
+ * nothing.
  */
 export const makeDoorkeeper = (slots: number): ((key: string) => boolean) => {
   const size = 2 ** Math.ceil(Math.log2(Math.max(slots, 1)))
@@ -74,5 +74,9 @@ export const makeDoorkeeper = (slots: number): ((key: string) => boolean) => {
   }
 }
 
-/** The key's FNV-1a (the static search's shard hash) as the table holds it: a 32-bit integer, never 0. */
-const fingerprint = (key: string): number => fnv1a(key) | 0 || 1
+/** FNV-1a over the key's UTF-16 code units, as a 32-bit integer (what the table holds), never 0. */
+const fingerprint = (key: string): number => {
+  let hash = 0x811c9dc5 | 0
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193)
+  return hash === 0 ? 1 : hash
+}

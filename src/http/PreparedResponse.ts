@@ -109,6 +109,8 @@ export interface RequestFacts {
   readonly ifNoneMatch: string | undefined
 }
 
+const codings: ReadonlyArray<ContentCoding> = ["br", "gzip", "identity"]
+
 interface Precomputed {
   readonly available: ReadonlySet<ContentCoding>
   readonly vary: string
@@ -120,7 +122,8 @@ interface Precomputed {
 const precomputed = new WeakMap<PreparedResponse, Precomputed>()
 
 const precompute = (prepared: PreparedResponse): Precomputed => {
-  const available = new Set(Object.keys(prepared.variants) as Array<ContentCoding>)
+  // `in`, not Object.keys: lazily compressed variants are getters on their class's prototype.
+  const available = new Set(codings.filter((coding) => coding in prepared.variants))
   const vary = [...(prepared.vary ?? []), ...(available.size > 1 ? ["Accept-Encoding"] : [])].join(", ")
   const result = { available, vary, answers: {} }
   precomputed.set(prepared, result)
@@ -160,6 +163,36 @@ export const answer = (prepared: PreparedResponse, request: RequestFacts): Answe
 const compressFrom = 1024
 
 /**
+ * A body's variants, compressed only when a client first asks for that coding: most answers computed
+ * at request time are read once, by one client, in one coding. A class, not an object literal with
+ * getters: V8 makes such a literal in the old generation, where it kept every uncached answer's bytes
+ * (memory outside the heap) until a full collection, one every second or two under distinct searches
+ * (bench/HISTORY.md, issue 29). Its getters are on the prototype, so `in` sees the codings.
+ */
+class CompressedOnDemand {
+  #gzip: Variant | undefined
+  #br: Variant | undefined
+  constructor(readonly identity: Variant) {}
+
+  get gzip(): Variant {
+    this.#gzip ??= variant(zlib.gzipSync(this.identity.body, { level: 6 }))
+    return this.#gzip
+  }
+
+  get br(): Variant {
+    this.#br ??= variant(
+      zlib.brotliCompressSync(this.identity.body, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: this.identity.body.byteLength
+        }
+      })
+    )
+    return this.#br
+  }
+}
+
+/**
  * A prepared JSON response computed at request time (lists, searches): compressed once with fast
  * settings, so that the same answer, cached, can be served and revalidated many times.
  */
@@ -168,38 +201,5 @@ export const prepareJson = (json: string | Buffer, cacheControl: string): Prepar
   if (body.byteLength < compressFrom) {
     return { contentType: "application/json", cacheControl, variants: { identity: variant(body) } }
   }
-  // Compressed only when a client first asks for that coding: most answers computed at request
-  // time are read once, by one client, in one coding.
-  const gzip = once(() => variant(zlib.gzipSync(body, { level: 6 })))
-  const br = once(() =>
-    variant(
-      zlib.brotliCompressSync(body, {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength
-        }
-      })
-    )
-  )
-  return {
-    contentType: "application/json",
-    cacheControl,
-    variants: {
-      identity: variant(body),
-      get gzip() {
-        return gzip()
-      },
-      get br() {
-        return br()
-      }
-    }
-  }
-}
-
-const once = <A>(make: () => A): (() => A) => {
-  let made: { readonly value: A } | undefined
-  return () => {
-    made ??= { value: make() }
-    return made.value
-  }
+  return { contentType: "application/json", cacheControl, variants: new CompressedOnDemand(variant(body)) }
 }

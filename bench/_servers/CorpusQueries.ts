@@ -12,17 +12,23 @@ import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
 export interface CorpusQueries {
   readonly warmUp: ReadonlyArray<string>
   readonly rounds: ReadonlyArray<ReadonlyArray<string>>
+  /** As many rounds again of `laterPerRound` queries each, drawn after the others (none by default). */
+  readonly laterRounds: ReadonlyArray<ReadonlyArray<string>>
   /** How many distinct term sets the run drew (every query's). */
   readonly termSets: number
 }
 
-/** `warmUp` queries, then `rounds` rounds of `perRound`, from the snapshot built in `snapshot`. */
+/**
+ * `warmUp` queries, then `rounds` rounds of `perRound`, then `rounds` rounds of `laterPerRound`, from
+ * the snapshot built in `snapshot`; no two share a set of terms.
+ */
 export const drawCorpusQueries = (
   snapshot: string,
   seed: number,
   warmUp: number,
   rounds: number,
-  perRound: number
+  perRound: number,
+  laterPerRound = 0
 ): CorpusQueries => {
   const readJson = <A>(path: string): A => JSON.parse(readFileSync(join(snapshot, path), "utf8")) as A
   const manifest = readJson<{
@@ -94,5 +100,6 @@ export const drawCorpusQueries = (
   }
   const warmUpQueries = drawQueries(warmUp)
   const roundQueries = Array.from({ length: rounds }, () => drawQueries(perRound))
-  return { warmUp: warmUpQueries, rounds: roundQueries, termSets: seen.size }
+  const laterRounds = laterPerRound > 0 ? Array.from({ length: rounds }, () => drawQueries(laterPerRound)) : []
+  return { warmUp: warmUpQueries, rounds: roundQueries, laterRounds, termSets: seen.size }
 }

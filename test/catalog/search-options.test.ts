@@ -4,6 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { tokenize, wordSpans, wordSpansOf } from "../../src/catalog/SearchOptions.js"
 import { candidatesOfEvery, type FieldResults, mergedIds } from "../../src/catalog/search/Candidates.js"
+import { numberFieldTerms } from "../../src/catalog/search/FieldTermNumbers.js"
 import { searchTerms } from "../../src/catalog/search/SearchTerms.js"
 import { countTerms, termFrequency } from "../../src/catalog/search/TermCounts.js"
 
@@ -120,6 +121,58 @@ describe("a term's frequency in counted text", () => {
             termFrequency(counted.counts, asked)
           )
       }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("is the same with the words numbered (FieldTermNumbers) as read from the counts", () => {
+    const word = fc.constantFrom(
+      "map",
+      "maps",
+      "mapping",
+      "maple",
+      "ma",
+      "m2",
+      "café",
+      "cafes",
+      "zebra",
+      "a1",
+      "Ωmega",
+      "émile"
+    )
+    const fields = 3
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.array(word, { maxLength: 30 }), { minLength: fields, maxLength: fields }), {
+          maxLength: 8
+        }),
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        (texts, asked) => {
+          const counted = texts.map((field) => field.map((words) => countTerms(words.join(" "))))
+          // Whole terms, their beginnings, and words no text has.
+          const terms = [
+            ...new Set(
+              asked.flatMap((term) => {
+                const folded = searchTerms(term)[0] ?? term
+                return [folded, folded.slice(0, 1), folded.slice(0, 2), `${folded}x`]
+              })
+            )
+          ]
+          const frequency = numberFieldTerms(counted, fields).frequencies(terms)
+          counted.forEach((byField, i) =>
+            byField.forEach((field, f) =>
+              terms.forEach((term, t) =>
+                expect(frequency(i, f, t), `${term} in text ${i} field ${f}`).toBe(
+                  termFrequency(field.counts, term)
+                )
+              )
+            )
+          )
+          // Beyond the texts and fields there is nothing.
+          expect(frequency(counted.length, 0, 0)).toBe(0)
+          expect(frequency(0, fields, 0)).toBe(0)
+        }
+      ),
       { numRuns: 300 }
     )
   })

@@ -193,7 +193,7 @@ export const makeEpisodeSearch = (
       sessionOf: (index) => m.episodes[index]?.[1],
       fieldAverage: (f) => m.fieldAverages[f] ?? 1,
       fieldLength: (index, f) => m.episodes[index]?.[2][f] ?? 0,
-      termFrequency: (index, f, term) => entries[terms.indexOf(term)]?.tf.get(index)?.[f] ?? 0,
+      termFrequencies: () => (index, f, t) => entries[t]?.tf.get(index)?.[f] ?? 0,
       episodeFrequency: (term) => entries[terms.indexOf(term)]?.n
     }
     const ranked = rankEpisodes(findEpisodes(index, terms, m.episodes.length), terms, session, source)

@@ -13,7 +13,8 @@ import {
 } from "../SearchOptions.js"
 import { bm25, inverseFrequency, roundRelevance } from "./Bm25.js"
 import { candidatesOfEvery } from "./Candidates.js"
-import { countTerms, type TermCounts, termFrequency } from "./TermCounts.js"
+import { numberFieldTerms, type QueryFrequencies } from "./FieldTermNumbers.js"
+import { countTerms, type TermCounts } from "./TermCounts.js"
 
 /** An episode in a list or a ranking, by its position in the newest-first list (its index id). */
 export interface RankedEpisode {
@@ -38,8 +39,8 @@ export interface EpisodeSource {
   readonly fieldAverage: (field: number) => number
   /** An episode's field length in search terms. */
   readonly fieldLength: (index: number, field: number) => number
-  /** TermCounts.termFrequency of the term in the episode's field. */
-  readonly termFrequency: (index: number, field: number, term: string) => number
+  /** For one query's terms: TermCounts.termFrequency of its `t`-th term in an episode's field. */
+  readonly termFrequencies: (terms: ReadonlyArray<string>) => QueryFrequencies
   /** In how many episodes some field holds the word itself, if any does. */
   readonly episodeFrequency: (term: string) => number | undefined
 }
@@ -51,6 +52,9 @@ export const rankEpisodes = (
   session: number | undefined,
   source: EpisodeSource
 ): Array<RankedEpisode> => {
+  const frequency = source.termFrequencies(terms)
+  // A term's weight is the same in every episode and field: computed once a query.
+  const idf = terms.map((term) => inverseFrequency(source.episodes, source.episodeFrequency(term) ?? 1))
   const ranked: Array<RankedEpisode> = []
   for (const index of candidates) {
     if (session !== undefined && source.sessionOf(index) !== session) continue
@@ -58,16 +62,9 @@ export const rankEpisodes = (
     const matched: Array<string> = []
     episodeFields.forEach((field, f) => {
       let score = 0
-      for (const term of terms) {
-        const tf = source.termFrequency(index, f, term)
-        if (tf > 0) {
-          score += bm25(
-            tf,
-            source.fieldLength(index, f),
-            source.fieldAverage(f),
-            inverseFrequency(source.episodes, source.episodeFrequency(term) ?? 1)
-          )
-        }
+      for (let t = 0; t < terms.length; t++) {
+        const tf = frequency(index, f, t)
+        if (tf > 0) score += bm25(tf, source.fieldLength(index, f), source.fieldAverage(f), idf[t] as number)
       }
       if (score > 0) {
         matched.push(field)
@@ -114,14 +111,14 @@ export const episodeStatistics = (episodes: ReadonlyArray<Episode>): EpisodeStat
 export const countedEpisodeSource = (
   statistics: EpisodeStatistics,
   sessionOf: (index: number) => number | undefined
-): EpisodeSource => ({
-  episodes: statistics.terms.length,
-  sessionOf,
-  fieldAverage: (f) => statistics.fieldAverages[f] ?? 1,
-  fieldLength: (index, f) => statistics.terms[index]?.[f]?.length ?? 0,
-  termFrequency: (index, f, term) => {
-    const field = statistics.terms[index]?.[f]
-    return field === undefined ? 0 : termFrequency(field.counts, term, field.sorted)
-  },
-  episodeFrequency: (term) => statistics.episodeFrequency.get(term)
-})
+): EpisodeSource => {
+  const numbered = numberFieldTerms(statistics.terms, episodeFields.length)
+  return {
+    episodes: statistics.terms.length,
+    sessionOf,
+    fieldAverage: (f) => statistics.fieldAverages[f] ?? 1,
+    fieldLength: (index, f) => statistics.terms[index]?.[f]?.length ?? 0,
+    termFrequencies: numbered.frequencies,
+    episodeFrequency: (term) => statistics.episodeFrequency.get(term)
+  }
+}

@@ -100,6 +100,7 @@ export const drawCorpusQueries = (
   }
   const warmUpQueries = drawQueries(warmUp)
   const roundQueries = Array.from({ length: rounds }, () => drawQueries(perRound))
-  const laterRounds = laterPerRound > 0 ? Array.from({ length: rounds }, () => drawQueries(laterPerRound)) : []
+  const laterRounds =
+    laterPerRound > 0 ? Array.from({ length: rounds }, () => drawQueries(laterPerRound)) : []
   return { warmUp: warmUpQueries, rounds: roundQueries, laterRounds, termSets: seen.size }
 }

@@ -159,15 +159,15 @@ describe("a term's frequency in counted text", () => {
             )
           ]
           const frequency = numberFieldTerms(counted, fields).frequencies(terms)
-          counted.forEach((byField, i) =>
-            byField.forEach((field, f) =>
-              terms.forEach((term, t) =>
+          counted.forEach((byField, i) => {
+            byField.forEach((field, f) => {
+              terms.forEach((term, t) => {
                 expect(frequency(i, f, t), `${term} in text ${i} field ${f}`).toBe(
                   termFrequency(field.counts, term)
                 )
-              )
-            )
-          )
+              })
+            })
+          })
           // Beyond the texts and fields there is nothing.
           expect(frequency(counted.length, 0, 0)).toBe(0)
           expect(frequency(0, fields, 0)).toBe(0)

@@ -19,26 +19,13 @@ export const countTerms = (text: string): TermCounts => {
 
 /**
  * Occurrences of `term`; words that only start with it count half (the indexes match prefixes).
- * With `sorted` (TermCounts.sorted), the words starting with it are found by binary search instead
- * of by reading every word: episode search asks this of every field of up to every episode, and a
- * word absent from long show notes cost a walk over all of their words.
+ * Episode ranking, which asks this of every field of every candidate, reads the same value from the
+ * words numbered once (FieldTermNumbers.ts).
  */
-export const termFrequency = (counts: Map<string, number>, term: string, sorted?: ReadonlyArray<string>) => {
+export const termFrequency = (counts: Map<string, number>, term: string) => {
   const exact = counts.get(term)
   if (exact !== undefined) return exact
   let prefixed = 0
-  if (sorted === undefined) {
-    for (const [word, count] of counts) if (word.startsWith(term)) prefixed += count
-    return prefixed / 2
-  }
-  let low = 0
-  let high = sorted.length
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if ((sorted[mid] as string) < term) low = mid + 1
-    else high = mid
-  }
-  for (let i = low; i < sorted.length && (sorted[i] as string).startsWith(term); i++)
-    prefixed += counts.get(sorted[i] as string) ?? 0
+  for (const [word, count] of counts) if (word.startsWith(term)) prefixed += count
   return prefixed / 2
 }

@@ -30,6 +30,9 @@ export const etagFromSha256 = (sha256Hex: string): string => `"${sha256Hex.slice
 
 export const variant = (body: Uint8Array): Variant => ({ body, etag: etagOf(body) })
 
+/** Every coding, smallest first: the preference among equal qualities. */
+const codings: ReadonlyArray<ContentCoding> = ["br", "gzip", "identity"]
+
 interface CodingPreference {
   readonly coding: string
   readonly q: number
@@ -67,8 +70,7 @@ export const negotiateCoding = (
   }
   let best: ContentCoding | undefined
   let bestQ = 0
-  // Preference order among equal qualities: smallest first.
-  for (const coding of ["br", "gzip", "identity"] as const) {
+  for (const coding of codings) {
     if (!available.has(coding)) continue
     const q = qualityOf(coding)
     if (q > bestQ) {
@@ -108,8 +110,6 @@ export interface RequestFacts {
   readonly acceptEncoding: string | undefined
   readonly ifNoneMatch: string | undefined
 }
-
-const codings: ReadonlyArray<ContentCoding> = ["br", "gzip", "identity"]
 
 interface Precomputed {
   readonly available: ReadonlySet<ContentCoding>
